@@ -1,0 +1,74 @@
+# Two commands matter: `make run` (serve the sample vault) and `make test` (every gate, then pytest's summary).
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV      := .venv
+PY        := $(VENV)/bin/python
+BIN       := $(VENV)/bin
+STAMP     := $(VENV)/.installed
+PLUGIN    := plugin
+NODE_MODS := $(PLUGIN)/node_modules/.package-lock.json
+MAIN_JS   := $(PLUGIN)/dist/main.js
+VAULT     ?= eval/sample-vault
+OLLAMA_MINILM ?= ../shared/tools/ollama-minilm/run.sh
+
+.PHONY: help setup run test lint py-lint plugin-check plugin-e2e pytest eval bench chromium clean
+
+help:
+	@echo "make run    - install what is missing, build the plugin, serve the sample vault"
+	@echo "make test   - install what is missing, run every gate and test"
+	@echo "make setup  - install only"
+	@echo "make eval   - retrieval evaluation with the real all-minilm embedder (needs ../shared)"
+	@echo "make bench  - benchmarks (writes bench/results/)"
+
+$(STAMP): backend/pyproject.toml
+	@test -x $(PY) || python3 -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e 'backend[dev]'
+	@touch $@
+
+$(NODE_MODS): $(PLUGIN)/package.json $(PLUGIN)/package-lock.json
+	cd $(PLUGIN) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(MAIN_JS): $(NODE_MODS) $(shell find $(PLUGIN)/src -name '*.ts' 2>/dev/null) $(PLUGIN)/esbuild.config.mjs
+	cd $(PLUGIN) && npm run --silent build
+
+setup: $(STAMP) $(MAIN_JS)
+
+run: setup
+	$(BIN)/askvault serve --vault $(VAULT)
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian chromium for the browser tests"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	  || { echo "Could not install chromium (needs root and Debian's package registry)"; exit 1; }; }
+
+py-lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy backend tests eval bench
+	$(BIN)/lint-imports
+
+plugin-check: $(MAIN_JS)
+	cd $(PLUGIN) && npm run --silent typecheck && npm run --silent lint && npm run --silent test
+
+plugin-e2e: $(MAIN_JS) $(STAMP) chromium
+	cd $(PLUGIN) && npm run --silent e2e
+
+lint: py-lint plugin-check
+
+pytest: $(STAMP)
+	$(BIN)/pytest
+
+# pytest runs last so that its summary line closes the run.
+test: $(STAMP) chromium py-lint plugin-check plugin-e2e pytest
+
+eval: $(STAMP)
+	bash eval/run-minilm.sh
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) $(PLUGIN)/node_modules $(MAIN_JS) .mypy_cache .ruff_cache .pytest_cache

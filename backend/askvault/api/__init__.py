@@ -1,0 +1,1 @@
+"""The sidecar HTTP API the plugin talks to."""

@@ -1,0 +1,1 @@
+"""The answer pipeline: retrieve, build the prompt, stream the model, map citations."""

@@ -1,0 +1,232 @@
+"""The one typed configuration object, built once from flags, environment and config file, in that order."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import platformdirs
+
+from askvault.errors import ConfigError
+
+DEFAULT_PORT = 27123
+DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434"
+DEFAULT_EMBED_MODEL = "nomic-embed-text"
+DEFAULT_CHAT_MODEL = "llama3.2:3b"
+OPT_OUT_KEY = "askvault"
+"""Frontmatter key: `askvault: false` keeps a note out of the index."""
+
+
+@dataclass(frozen=True, slots=True)
+class VaultConfig:
+    root: Path
+    exclude_globs: tuple[str, ...] = ()
+    """Gitignore-style patterns (vault-relative) kept out of the index, on top of Obsidian's own."""
+    max_note_bytes: int = 4 * 1024 * 1024
+    opt_out_key: str = OPT_OUT_KEY
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkParams:
+    max_chars: int = 1500
+    min_chars: int = 150
+    hard_cap_chars: int = 4000
+    """No chunk's index text exceeds this, whatever the input (keeps the embedder's context safe)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalParams:
+    dense_k: int = 50
+    keyword_k: int = 50
+    rrf_k: int = 60
+    top_k: int = 8
+    min_dense_score: float = 0.0
+    """Dense hits below this cosine similarity do not count as 'found' for the no-retrieval rule."""
+    stem_language: str = "english"
+
+
+@dataclass(frozen=True, slots=True)
+class PromptParams:
+    max_sources: int = 6
+    max_chars: int = 9000
+    max_history_turns: int = 6
+
+
+@dataclass(frozen=True, slots=True)
+class OllamaConfig:
+    url: str = DEFAULT_OLLAMA_URL
+    embed_model: str = DEFAULT_EMBED_MODEL
+    chat_model: str = DEFAULT_CHAT_MODEL
+    connect_timeout_s: float = 5.0
+    read_timeout_s: float = 120.0
+    embed_batch: int = 32
+    embed_concurrency: int = 2
+
+
+@dataclass(frozen=True, slots=True)
+class StoreConfig:
+    data_dir: Path
+    """Per-vault folder for the index, token and lock; never inside the vault."""
+    qdrant_url: str | None = None
+    """None: the embedded engine in `data_dir`; otherwise a Qdrant server."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    allow_remote: bool = False
+    extra_origins: tuple[str, ...] = ()
+    max_body_bytes: int = 256 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    vault: VaultConfig
+    store: StoreConfig
+    ollama: OllamaConfig = field(default_factory=OllamaConfig)
+    chunk: ChunkParams = field(default_factory=ChunkParams)
+    retrieval: RetrievalParams = field(default_factory=RetrievalParams)
+    prompt: PromptParams = field(default_factory=PromptParams)
+    server: ServerConfig = field(default_factory=ServerConfig)
+
+
+def default_data_root() -> Path:
+    return Path(platformdirs.user_data_dir("askvault", appauthor=False))
+
+
+def vault_data_dir(root: Path, vault: Path) -> Path:
+    """One folder per vault: a readable slug plus a hash of the absolute path, so two `Notes` never collide."""
+    absolute = str(vault.resolve())
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", vault.resolve().name).strip("-") or "vault"
+    digest = hashlib.sha256(absolute.encode("utf-8")).hexdigest()[:12]
+    return root / "vaults" / f"{slug}-{digest}"
+
+
+# (flag name, environment variable, config-file key) for each setting that can come from outside.
+_SOURCES: dict[str, tuple[str, str | None, str]] = {
+    "vault": ("--vault", "ASKVAULT_VAULT", "vault"),
+    "data_dir": ("--data-dir", "ASKVAULT_DATA_DIR", "data_dir"),
+    "ollama_url": ("--ollama-url", "OLLAMA_HOST", "ollama_url"),
+    "embed_model": ("--embed-model", "ASKVAULT_EMBED_MODEL", "embed_model"),
+    "chat_model": ("--chat-model", "ASKVAULT_CHAT_MODEL", "chat_model"),
+    "qdrant_url": ("--qdrant-url", "QDRANT_URL", "qdrant_url"),
+    "host": ("--host", "ASKVAULT_HOST", "host"),
+    "port": ("--port", "ASKVAULT_PORT", "port"),
+    "exclude": ("--exclude", "ASKVAULT_EXCLUDE", "exclude"),
+    "origins": ("--allow-origin", "ASKVAULT_ORIGINS", "origins"),
+}
+
+
+def _pick(
+    name: str, flags: Mapping[str, object], environ: Mapping[str, str], file: Mapping[str, object]
+) -> tuple[object, str]:
+    flag, env, key = _SOURCES[name]
+    value = flags.get(name)
+    if value is not None and value != ():
+        return value, flag
+    if env is not None and environ.get(env):
+        return environ[env], env
+    if key in file:
+        return file[key], f"config file key {key!r}"
+    return None, flag
+
+
+def _ollama_url(raw: str, source: str) -> str:
+    url = raw.strip().rstrip("/")
+    if not re.match(r"^https?://", url):
+        # Ollama itself accepts OLLAMA_HOST=host:port; so do we.
+        url = "http://" + url
+    if not re.match(r"^https?://[^/\s]+(:\d+)?(/.*)?$", url):
+        raise ConfigError(f"{source}: {raw!r} is not an http(s) URL")
+    return url
+
+
+def _list(value: object, source: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return tuple(part.strip() for part in value.split(",") if part.strip())
+    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        return tuple(str(v) for v in value)
+    raise ConfigError(f"{source}: expected a comma-separated list of strings")
+
+
+def read_config_file(path: Path | None) -> dict[str, object]:
+    if path is None or not path.exists():
+        return {}
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"config file {path.name}: {exc}") from exc
+
+
+def load_config(
+    flags: Mapping[str, object],
+    environ: Mapping[str, str],
+    file: Mapping[str, object] | None = None,
+    *,
+    data_root: Path | None = None,
+    require_vault: bool = True,
+) -> Config:
+    """Build the configuration once. Errors name the flag, variable or config key that is wrong."""
+    file = file or {}
+    raw_vault, vault_src = _pick("vault", flags, environ, file)
+    if raw_vault is None:
+        if require_vault:
+            raise ConfigError("no vault given: pass --vault DIR or set ASKVAULT_VAULT")
+        raw_vault = "."
+    vault = Path(str(raw_vault)).expanduser()
+    if require_vault and not vault.is_dir():
+        raise ConfigError(f"{vault_src}: {vault} is not a folder")
+    vault = vault.resolve()
+
+    raw_data, _ = _pick("data_dir", flags, environ, file)
+    if raw_data is not None:
+        data_dir = Path(str(raw_data)).expanduser().resolve()
+        data_dir = vault_data_dir(data_dir, vault)
+    else:
+        data_dir = vault_data_dir(data_root or default_data_root(), vault)
+    if data_dir == vault or vault in data_dir.parents:
+        raise ConfigError("--data-dir / ASKVAULT_DATA_DIR: the index must live outside the vault")
+
+    raw_url, url_src = _pick("ollama_url", flags, environ, file)
+    ollama_url = _ollama_url(str(raw_url), url_src) if raw_url is not None else DEFAULT_OLLAMA_URL
+    embed_model, _ = _pick("embed_model", flags, environ, file)
+    chat_model, _ = _pick("chat_model", flags, environ, file)
+    qdrant_url, qdrant_src = _pick("qdrant_url", flags, environ, file)
+    if qdrant_url is not None and not re.match(r"^https?://", str(qdrant_url)):
+        raise ConfigError(f"{qdrant_src}: {qdrant_url!r} is not an http(s) URL")
+
+    raw_host, _ = _pick("host", flags, environ, file)
+    raw_port, port_src = _pick("port", flags, environ, file)
+    try:
+        port = int(str(raw_port)) if raw_port is not None else DEFAULT_PORT
+    except ValueError as exc:
+        raise ConfigError(f"{port_src}: {raw_port!r} is not a port number") from exc
+    if not 0 <= port <= 65535:
+        raise ConfigError(f"{port_src}: {port} is not a port number (0-65535)")
+    raw_excl, excl_src = _pick("exclude", flags, environ, file)
+    raw_origins, origins_src = _pick("origins", flags, environ, file)
+    origins = _list(raw_origins, origins_src) if raw_origins is not None else ()
+    for origin in origins:
+        if origin == "*" or not re.match(r"^[a-z][a-z0-9+.-]*://[^/\s]+$", origin):
+            raise ConfigError(f"{origins_src}: {origin!r} is not an exact origin (scheme://host[:port])")
+
+    return Config(
+        vault=VaultConfig(root=vault, exclude_globs=_list(raw_excl, excl_src) if raw_excl is not None else ()),
+        store=StoreConfig(data_dir=data_dir, qdrant_url=str(qdrant_url).rstrip("/") if qdrant_url else None),
+        ollama=OllamaConfig(
+            url=ollama_url,
+            embed_model=str(embed_model) if embed_model else DEFAULT_EMBED_MODEL,
+            chat_model=str(chat_model) if chat_model else DEFAULT_CHAT_MODEL,
+        ),
+        server=ServerConfig(
+            host=str(raw_host) if raw_host else "127.0.0.1",
+            port=port,
+            allow_remote=bool(flags.get("allow_remote", False)),
+            extra_origins=origins,
+        ),
+    )

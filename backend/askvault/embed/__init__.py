@@ -1,0 +1,1 @@
+"""Embed stage: turn chunk and query text into vectors (Ollama)."""

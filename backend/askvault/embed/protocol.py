@@ -1,0 +1,29 @@
+"""The embedder seam: what the indexer and retriever need from an embedding model."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+
+class Embedder(Protocol):
+    """Turns texts into vectors. Implementations preserve input order and apply the model's prefixes."""
+
+    @property
+    def model(self) -> str: ...
+
+    async def dimension(self) -> int:
+        """The vector size; asks the model once. Raises ModelUnreachable or ModelMissing."""
+        ...
+
+    async def fingerprint(self) -> str:
+        """`model@dimension`: vectors from different fingerprints never share a collection."""
+        ...
+
+    async def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embeds chunk texts (document prefix applied). Raises a ModelError subclass on failure."""
+        ...
+
+    async def embed_query(self, text: str) -> list[float]:
+        """Embeds one question (query prefix applied)."""
+        ...

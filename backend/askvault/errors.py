@@ -1,0 +1,142 @@
+"""The one error hierarchy; every error maps to `{"error": {"code", "message"}}` with its HTTP status.
+
+AskVaultError                      500 internal
+├── ConfigError                    400 bad_config        a flag, variable or config file value is wrong
+├── BadRequest                     400 bad_request       a request body or argument is invalid
+│   └── UnsupportedMediaType       415 unsupported_media_type
+├── Unauthorized                   401 unauthorized
+├── Forbidden                      403 forbidden         foreign Origin or Host
+├── NotFound                       404 not_found
+├── Conflict                       409 conflict
+│   └── IndexLocked                409 index_locked      another process owns the index
+├── PayloadTooLarge                413 payload_too_large
+├── TooManyRequests                429 busy
+├── VaultError                     400 vault_error       the vault folder is missing or not a vault
+│   └── VaultLooksEmpty            409 vault_looks_empty refusing to wipe a full index
+├── NoteError                      422 note_error        one note could not be read or parsed
+├── StoreError                     500 store_error       the vector store failed
+└── ModelError                     502 model_error       anything about Ollama
+    ├── ModelUnreachable           503 ollama_unreachable
+    ├── ModelMissing               424 model_missing      `ollama pull X` fixes it
+    ├── ModelTimeout               504 ollama_timeout
+    └── ModelStreamBroken          502 ollama_stream_broken
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class AskVaultError(Exception):
+    """Base of every error Ask Vault raises on purpose."""
+
+    code: ClassVar[str] = "internal"
+    http_status: ClassVar[int] = 500
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def to_json(self) -> dict[str, dict[str, str]]:
+        return {"error": {"code": self.code, "message": self.message}}
+
+
+class ConfigError(AskVaultError):
+    code = "bad_config"
+    http_status = 400
+
+
+class BadRequest(AskVaultError):
+    code = "bad_request"
+    http_status = 400
+
+
+class UnsupportedMediaType(BadRequest):
+    code = "unsupported_media_type"
+    http_status = 415
+
+
+class Unauthorized(AskVaultError):
+    code = "unauthorized"
+    http_status = 401
+
+
+class Forbidden(AskVaultError):
+    code = "forbidden"
+    http_status = 403
+
+
+class NotFound(AskVaultError):
+    code = "not_found"
+    http_status = 404
+
+
+class Conflict(AskVaultError):
+    code = "conflict"
+    http_status = 409
+
+
+class IndexLocked(Conflict):
+    code = "index_locked"
+
+
+class PayloadTooLarge(AskVaultError):
+    code = "payload_too_large"
+    http_status = 413
+
+
+class TooManyRequests(AskVaultError):
+    code = "busy"
+    http_status = 429
+
+
+class VaultError(AskVaultError):
+    code = "vault_error"
+    http_status = 400
+
+
+class VaultLooksEmpty(VaultError):
+    code = "vault_looks_empty"
+    http_status = 409
+
+
+class NoteError(AskVaultError):
+    code = "note_error"
+    http_status = 422
+
+
+class StoreError(AskVaultError):
+    code = "store_error"
+    http_status = 500
+
+
+class ModelError(AskVaultError):
+    code = "model_error"
+    http_status = 502
+
+
+class ModelUnreachable(ModelError):
+    code = "ollama_unreachable"
+    http_status = 503
+
+
+class ModelMissing(ModelError):
+    code = "model_missing"
+    http_status = 424
+
+    def __init__(self, model: str, detail: str = "") -> None:
+        super().__init__(
+            f"The model {model!r} is not available in Ollama; run `ollama pull {model}`"
+            + (f" ({detail})" if detail else "")
+        )
+        self.model = model
+
+
+class ModelTimeout(ModelError):
+    code = "ollama_timeout"
+    http_status = 504
+
+
+class ModelStreamBroken(ModelError):
+    code = "ollama_stream_broken"
+    http_status = 502

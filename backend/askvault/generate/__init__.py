@@ -1,0 +1,1 @@
+"""Generate stage: the grounded prompt and the streamed chat model."""

@@ -1,0 +1,139 @@
+"""The typed vocabulary every stage shares: notes, sections, links, chunks, hits and chat messages."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+Scalar = str | int | float | bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One outgoing link or embed found in a note."""
+
+    target: str
+    """The link target as written, without heading/block/alias (`Folder/Note` of `[[Folder/Note#H|a]]`)."""
+    resolved: str | None
+    """Vault-relative path the target resolves to, the way Obsidian resolves it; None when unresolved."""
+    heading: str | None = None
+    block: str | None = None
+    alias: str | None = None
+    embed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A run of a note under one heading (or before the first heading)."""
+
+    heading_path: tuple[str, ...]
+    """Heading trail from the top: ("Home Server", "Storage", "Backups"); () before the first heading."""
+    level: int
+    """Level of the section's own heading (1-6); 0 for the text before the first heading."""
+    text: str
+    """Readable text of the section: links rendered, comments dropped, block ids stripped."""
+    start_line: int
+    """1-based line of the heading (or the first body line) in the original file."""
+    end_line: int
+    """1-based last line of the section in the original file (inclusive)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A parsed note: metadata plus readable sections. Produced by `parse`, consumed by `chunk`."""
+
+    path: str
+    """Vault-relative POSIX path, e.g. `Homelab/Postgres.md`."""
+    title: str
+    aliases: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    """Tags without `#`, from frontmatter and inline, lowercased, de-duplicated, in first-seen order."""
+    properties: Mapping[str, Scalar] = field(default_factory=dict)
+    """Other scalar frontmatter properties, kept as metadata."""
+    sections: tuple[Section, ...] = ()
+    links: tuple[Link, ...] = ()
+    opted_out: bool = False
+    """True when the frontmatter asks for the note to stay out of the index (`askvault: false`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """The unit that is embedded, keyword-indexed, retrieved and cited."""
+
+    id: str
+    """Stable id: derived from path, heading trail and ordinal, so an unchanged chunk keeps its id."""
+    path: str
+    title: str
+    heading_path: tuple[str, ...]
+    start_line: int
+    end_line: int
+    text: str
+    """The chunk's readable text, as shown to the user and sent to the model."""
+    index_text: str
+    """What is embedded and keyword-indexed: title and heading trail, then the text."""
+    tags: tuple[str, ...] = ()
+    mtime: float = 0.0
+    """The note's modification time (seconds since the epoch), for date filters."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFilters:
+    """Restrictions applied inside both retrieval legs (never after truncation)."""
+
+    folder: str | None = None
+    """Vault-relative folder prefix, e.g. `Homelab/`."""
+    tag: str | None = None
+    modified_after: float | None = None
+    modified_before: float | None = None
+
+    def is_empty(self) -> bool:
+        return (
+            self.folder is None and self.tag is None and self.modified_after is None and (self.modified_before is None)
+        )
+
+    def accepts(self, chunk: Chunk) -> bool:
+        """True when the chunk passes every filter that is set."""
+        if self.folder is not None and not chunk.path.startswith(self.folder.rstrip("/") + "/"):
+            return False
+        if self.tag is not None and self.tag.lower().lstrip("#") not in chunk.tags:
+            return False
+        if self.modified_after is not None and chunk.mtime < self.modified_after:
+            return False
+        return not (self.modified_before is not None and chunk.mtime > self.modified_before)
+
+
+@dataclass(frozen=True, slots=True)
+class RankedId:
+    """One entry of a single method's ranking."""
+
+    chunk_id: str
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class TermStat:
+    """A query term as keyword search used it."""
+
+    term: str
+    df: int
+    idf: float
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A fused search result with both per-method ranks kept (1-based; None when a method missed it)."""
+
+    chunk: Chunk
+    dense_rank: int | None
+    keyword_rank: int | None
+    fused_score: float
+
+
+Role = Literal["system", "user", "assistant"]
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    role: Role
+    content: str

@@ -1,0 +1,1 @@
+"""Parse stage: Markdown notes into readable sections plus metadata (pure functions)."""

@@ -1,0 +1,1 @@
+"""Retrieve stage: dense and keyword legs fused by reciprocal rank fusion."""

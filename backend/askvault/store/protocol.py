@@ -1,0 +1,63 @@
+"""The storage seams: the vector store and the keyword index, as the indexer and retriever see them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from askvault.model import Chunk, RankedId, SearchFilters, TermStat
+
+
+class VectorStore(Protocol):
+    """Dense vectors keyed by chunk id, with enough payload (path, tags, mtime) to filter inside the search."""
+
+    @property
+    def kind(self) -> str:
+        """A short label for status output: `qdrant-edge (embedded)` or `qdrant-server <url>`."""
+        ...
+
+    async def upsert(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None: ...
+
+    async def delete(self, chunk_ids: Sequence[str]) -> None: ...
+
+    async def search(self, vector: Sequence[float], limit: int, filters: SearchFilters) -> list[RankedId]:
+        """Top `limit` chunk ids by cosine similarity, best first, filters applied inside the search."""
+        ...
+
+    async def ids(self) -> set[str]:
+        """Every chunk id that has a vector (for reconcile: orphans and missing vectors)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordResult:
+    ranked: list[RankedId]
+    """Best first, at most `limit` long."""
+    terms: list[TermStat]
+    """The query terms after tokenizing, with document frequency and the IDF used."""
+    matched: int
+    """How many chunks matched at least one query term (after filters), before truncation."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordDoc:
+    chunk_id: str
+    text: str
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+class KeywordIndex(Protocol):
+    """BM25 over chunk index text. Rebuilt as a whole (off the request path); searches read a snapshot."""
+
+    def rebuild(self, docs: Iterable[tuple[str, str]]) -> None:
+        """Replaces the index with (chunk_id, index_text) pairs. Safe to call from a worker thread."""
+        ...
+
+    def search(self, query: str, limit: int, allow: Callable[[str], bool] | None = None) -> KeywordResult:
+        """OR semantics with IDF weights; `allow(chunk_id)` filters candidates before truncation."""
+        ...
+
+    def __len__(self) -> int: ...

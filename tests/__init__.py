@@ -1,0 +1,1 @@
+"""Tests for the askvault package; folders mirror the package."""
