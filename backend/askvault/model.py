@@ -128,6 +128,30 @@ class Hit:
     dense_rank: int | None
     keyword_rank: int | None
     fused_score: float
+    dense_score: float | None = None
+    """Cosine similarity from the dense leg, when it returned the chunk."""
+    keyword_score: float | None = None
+    """BM25 score from the keyword leg, when it returned the chunk."""
+
+
+SearchMode = Literal["hybrid", "dense", "keyword"]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """Everything one search produced, including what the inspector shows."""
+
+    query: str
+    mode: SearchMode
+    hits: list[Hit]
+    """Fused ranking, best first."""
+    terms: list[TermStat]
+    """Query terms the keyword leg used, with document frequency and IDF."""
+    counts: dict[str, int]
+    """How many chunks each method matched: {"dense": n, "keyword": n}."""
+    timings_ms: dict[str, float]
+    dense_available: bool = True
+    """False when the dense leg could not run (no embedding model); results are keyword-only."""
 
 
 Role = Literal["system", "user", "assistant"]
