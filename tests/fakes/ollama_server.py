@@ -212,3 +212,44 @@ async def serve(fake: FakeOllama, host: str = "127.0.0.1", port: int = 0) -> Asy
         yield f"http://{host}:{bound}"
     finally:
         await runner.cleanup()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m tests.fakes.ollama_server --port N`: run the fake for end-to-end tests (plugin E2E, manual runs).
+
+    Prints `READY <url>` on stdout once listening, so a parent process can wait for it.
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--token-delay", type=float, default=0.05, help="seconds before each streamed token")
+    parser.add_argument(
+        "--answer",
+        default="Postgres listens on port 5433 [1]. Backups run nightly at 02:00 [2].",
+        help="the scripted answer, streamed word by word",
+    )
+    args = parser.parse_args(argv)
+    words = args.answer.split(" ")
+    tokens = [w + (" " if i < len(words) - 1 else "") for i, w in enumerate(words)]
+
+    async def run() -> None:
+        fake = FakeOllama(default_answer=tokens)
+        fake.scripts.clear()
+        original = fake.chat
+
+        async def chat(request: web.Request) -> web.StreamResponse:
+            if not fake.scripts:
+                fake.scripts.append(ChatScript(tokens=list(tokens), delay_s=args.token_delay))
+            return await original(request)
+
+        fake.chat = chat  # type: ignore[method-assign]
+        async for url in serve(fake, port=args.port):
+            print(f"READY {url}", flush=True)
+            await asyncio.Event().wait()
+
+    asyncio.run(run())
+
+
+if __name__ == "__main__":
+    main()
