@@ -138,6 +138,8 @@ def _pick(
 
 def _ollama_url(raw: str, source: str) -> str:
     url = raw.strip().rstrip("/")
+    if "://" in url and not re.match(r"^https?://", url):
+        raise ConfigError(f"{source}: {raw!r} is not an http(s) URL")
     if not re.match(r"^https?://", url):
         # Ollama itself accepts OLLAMA_HOST=host:port; so do we.
         url = "http://" + url

@@ -1,0 +1,150 @@
+"""The typed events an answer streams (retrieval → token* → done | error), each with its docs/api.md JSON shape."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from askvault.model import Hit, Message, TermStat
+
+JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
+JsonObject = dict[str, JsonValue]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    """One entry of the fused ranking; `n` is its [n] in the prompt, None when it was not sent."""
+
+    n: int | None
+    hit: Hit
+
+    @property
+    def sent(self) -> bool:
+        return self.n is not None
+
+    def to_json(self) -> JsonObject:
+        chunk = self.hit.chunk
+        return {
+            "n": self.n,
+            "id": chunk.id,
+            "path": chunk.path,
+            "title": chunk.title,
+            "heading_path": list(chunk.heading_path),
+            "start_line": chunk.start_line,
+            "end_line": chunk.end_line,
+            "text": chunk.text,
+            "dense_rank": self.hit.dense_rank,
+            "keyword_rank": self.hit.keyword_rank,
+            "fused_score": self.hit.fused_score,
+            "sent": self.sent,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalEvent:
+    """What was found and what was sent, before any token: citations can resolve while the answer streams."""
+
+    type: ClassVar[Literal["retrieval"]] = "retrieval"
+    question: str
+    query: str
+    """What retrieval searched for: the standalone rewrite of a follow-up, else the question."""
+    rewritten: bool
+    terms: tuple[TermStat, ...]
+    counts: Mapping[str, int]
+    sources: tuple[SourceRef, ...]
+    """Sent sources first in prompt order, then the rest of the fused ranking."""
+    prompt: tuple[Message, ...]
+    """The exact messages the model receives; empty when no model is called."""
+    embed_ms: float
+    retrieval_ms: float
+
+    @property
+    def sent(self) -> tuple[str, ...]:
+        return tuple(s.hit.chunk.id for s in self.sources if s.sent)
+
+    def to_json(self) -> JsonObject:
+        return {
+            "type": self.type,
+            "question": self.question,
+            "query": self.query,
+            "rewritten": self.rewritten,
+            "terms": [{"term": t.term, "df": t.df, "idf": t.idf} for t in self.terms],
+            "counts": dict(self.counts),
+            "sources": [s.to_json() for s in self.sources],
+            "sent": list(self.sent),
+            "prompt": [{"role": m.role, "content": m.content} for m in self.prompt],
+            "timings_ms": {"embed": self.embed_ms, "retrieval": self.retrieval_ms},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TokenEvent:
+    type: ClassVar[Literal["token"]] = "token"
+    text: str
+
+    def to_json(self) -> JsonObject:
+        return {"type": self.type, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class Metrics:
+    """Where the time and tokens went. Generation figures are None when no model was called."""
+
+    embed_ms: float
+    retrieval_ms: float
+    """Search time without embedding the query."""
+    first_token_ms: float | None
+    """From the start of generation to the first text."""
+    generation_ms: float | None
+    total_ms: float
+    """The whole question, from the call to the last event; never less than its reported parts."""
+    prompt_tokens: int | None
+    completion_tokens: int | None
+
+    def to_json(self) -> JsonObject:
+        return {
+            "embed_ms": self.embed_ms,
+            "retrieval_ms": self.retrieval_ms,
+            "first_token_ms": self.first_token_ms,
+            "generation_ms": self.generation_ms,
+            "total_ms": self.total_ms,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DoneEvent:
+    type: ClassVar[Literal["done"]] = "done"
+    answer: str
+    citations: tuple[int, ...]
+    invalid_citations: tuple[int, ...]
+    no_results: bool
+    metrics: Metrics
+
+    def to_json(self) -> JsonObject:
+        return {
+            "type": self.type,
+            "answer": self.answer,
+            "citations": list(self.citations),
+            "invalid_citations": list(self.invalid_citations),
+            "no_results": self.no_results,
+            "metrics": self.metrics.to_json(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorEvent:
+    """A failure after retrieval; `code` is the error's API code, `partial` the text that arrived before it."""
+
+    type: ClassVar[Literal["error"]] = "error"
+    code: str
+    message: str
+    partial: str
+
+    def to_json(self) -> JsonObject:
+        return {"type": self.type, "code": self.code, "message": self.message, "partial": self.partial}
+
+
+AskEvent = RetrievalEvent | TokenEvent | DoneEvent | ErrorEvent

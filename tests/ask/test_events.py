@@ -1,0 +1,156 @@
+"""Each event's to_json() has exactly the keys docs/api.md gives the `/api/ask` NDJSON events."""
+
+from __future__ import annotations
+
+import json
+
+from askvault.ask.events import (
+    AskEvent,
+    DoneEvent,
+    ErrorEvent,
+    Metrics,
+    RetrievalEvent,
+    SourceRef,
+    TokenEvent,
+)
+from askvault.model import Message, TermStat
+from tests.generate.hits import make_hit
+
+# Copied from docs/api.md, `POST /api/ask`.
+RETRIEVAL_KEYS = {
+    "type",
+    "question",
+    "query",
+    "rewritten",
+    "terms",
+    "counts",
+    "sources",
+    "sent",
+    "prompt",
+    "timings_ms",
+}
+SOURCE_KEYS = {
+    "n",
+    "id",
+    "path",
+    "title",
+    "heading_path",
+    "start_line",
+    "end_line",
+    "text",
+    "dense_rank",
+    "keyword_rank",
+    "fused_score",
+    "sent",
+}
+DONE_KEYS = {"type", "answer", "citations", "invalid_citations", "no_results", "metrics"}
+METRIC_KEYS = {
+    "embed_ms",
+    "retrieval_ms",
+    "first_token_ms",
+    "generation_ms",
+    "total_ms",
+    "prompt_tokens",
+    "completion_tokens",
+}
+
+METRICS = Metrics(10.0, 3.1, 200.5, 900.0, 950.2, 812, 14)
+
+
+def _retrieval() -> RetrievalEvent:
+    sent = make_hit(1, "Postgres listens on 5433.", title="Postgres", path="Homelab/Postgres.md")
+    unsent = make_hit(2, "Backups run nightly.", legs="dense")
+    return RetrievalEvent(
+        question="and its port?",
+        query="What port does Postgres use?",
+        rewritten=True,
+        terms=(TermStat("postgres", 1, 7.2),),
+        counts={"dense": 50, "keyword": 4},
+        sources=(SourceRef(1, sent), SourceRef(None, unsent)),
+        prompt=(Message("system", "rules"), Message("user", "sources and question")),
+        embed_ms=10.0,
+        retrieval_ms=3.1,
+    )
+
+
+def test_retrieval_event_shape() -> None:
+    body = _retrieval().to_json()
+    assert set(body) == RETRIEVAL_KEYS
+    assert body["type"] == "retrieval"
+    assert body["terms"] == [{"term": "postgres", "df": 1, "idf": 7.2}]
+    assert body["counts"] == {"dense": 50, "keyword": 4}
+    assert body["sent"] == ["chunk-1"]
+    assert body["prompt"] == [
+        {"role": "system", "content": "rules"},
+        {"role": "user", "content": "sources and question"},
+    ]
+    assert body["timings_ms"] == {"embed": 10.0, "retrieval": 3.1}
+    sources = body["sources"]
+    assert isinstance(sources, list)
+    assert all(isinstance(s, dict) and set(s) == SOURCE_KEYS for s in sources)
+    assert sources[0] == {
+        "n": 1,
+        "id": "chunk-1",
+        "path": "Homelab/Postgres.md",
+        "title": "Postgres",
+        "heading_path": ["Postgres"],
+        "start_line": 1,
+        "end_line": 1,
+        "text": "Postgres listens on 5433.",
+        "dense_rank": 1,
+        "keyword_rank": 1,
+        "fused_score": 2.0 / 61,
+        "sent": True,
+    }
+    assert isinstance(sources[1], dict)
+    assert (sources[1]["n"], sources[1]["sent"], sources[1]["keyword_rank"]) == (None, False, None)
+
+
+def test_token_event_shape() -> None:
+    assert TokenEvent("Postgres listens on 5433 [1].").to_json() == {
+        "type": "token",
+        "text": "Postgres listens on 5433 [1].",
+    }
+
+
+def test_done_event_shape() -> None:
+    body = DoneEvent("Port 5433 [1] [7].", (1,), (7,), False, METRICS).to_json()
+    assert set(body) == DONE_KEYS
+    assert body == {
+        "type": "done",
+        "answer": "Port 5433 [1] [7].",
+        "citations": [1],
+        "invalid_citations": [7],
+        "no_results": False,
+        "metrics": {
+            "embed_ms": 10.0,
+            "retrieval_ms": 3.1,
+            "first_token_ms": 200.5,
+            "generation_ms": 900.0,
+            "total_ms": 950.2,
+            "prompt_tokens": 812,
+            "completion_tokens": 14,
+        },
+    }
+    metrics = body["metrics"]
+    assert isinstance(metrics, dict)
+    assert set(metrics) == METRIC_KEYS
+
+
+def test_error_event_shape() -> None:
+    body = ErrorEvent("model_missing", "run `ollama pull llama3.2:3b`", "Post").to_json()
+    assert body == {
+        "type": "error",
+        "code": "model_missing",
+        "message": "run `ollama pull llama3.2:3b`",
+        "partial": "Post",
+    }
+
+
+def test_every_event_is_one_ndjson_line() -> None:
+    done = DoneEvent("a", (), (), True, METRICS)
+    events: list[AskEvent] = [_retrieval(), TokenEvent("a\nb"), done, ErrorEvent("x", "y", "")]
+    for event in events:
+        line = json.dumps(event.to_json())
+        assert "\n" not in line
+        assert json.loads(line) == event.to_json()
