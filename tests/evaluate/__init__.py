@@ -1,0 +1,1 @@
+"""Tests for askvault.evaluate: metrics, the question set and its checker."""
