@@ -1,0 +1,144 @@
+"""The guards every request passes: Host allow-list, exact Origin allow-list with CORS, bearer token, JSON-only."""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+from collections.abc import Iterable
+
+from aiohttp import web
+from aiohttp.typedefs import Handler, Middleware
+
+from askvault.errors import Forbidden, PayloadTooLarge, Unauthorized, UnsupportedMediaType
+
+OBSIDIAN_ORIGIN = "app://obsidian.md"
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+PUBLIC_PATHS = frozenset({"/api/health"})
+"""GET routes that need no token (liveness only; they still pass the Host and Origin guards)."""
+
+PREFLIGHT_HEADERS = {
+    "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+    "Access-Control-Allow-Headers": "Authorization, Content-Type",
+    "Access-Control-Max-Age": "600",
+}
+
+ALLOWED_ORIGIN = web.RequestKey("askvault_allowed_origin", str)
+"""Set once the request's Origin passed the allow-list; the response hook then adds the CORS headers."""
+
+
+class ListenPorts:
+    """The port(s) the server really listens on; known only after binding when asked for port 0."""
+
+    def __init__(self, port: int) -> None:
+        self._ports: frozenset[int] = frozenset({port}) if port else frozenset()
+
+    def set(self, ports: Iterable[int]) -> None:
+        self._ports = frozenset(p for p in ports if p)
+
+    @property
+    def ports(self) -> frozenset[int]:
+        return self._ports
+
+
+LISTEN_PORTS = web.AppKey("askvault_listen_ports", ListenPorts)
+
+
+def host_allowed(host: str | None, ports: frozenset[int], allow_ip_literals: bool = False) -> bool:
+    """True when a Host header names this server: a loopback name and our port, nothing else.
+
+    A DNS-rebinding page reaches 127.0.0.1 under its own name, which is what this refuses. With
+    `allow_ip_literals` (only under --allow-remote) any IP literal with our port passes too: an IP cannot
+    be rebound, and the token still guards the routes.
+    """
+    if not host:
+        return False
+    host = host.lower()
+    name, sep, port = host.rpartition(":")
+    if not sep or not port.isascii() or not port.isdigit() or str(int(port)) != port or int(port) not in ports:
+        return False
+    if name in LOOPBACK_NAMES:
+        return True
+    if not allow_ip_literals:
+        return False
+    if name.startswith("[") and name.endswith("]"):
+        literal, want_v6 = name[1:-1], True
+    else:
+        literal, want_v6 = name, False
+    try:
+        address = ipaddress.ip_address(literal)
+    except ValueError:
+        return False
+    return (address.version == 6) == want_v6
+
+
+def bearer_matches(headers: list[str], token: str) -> bool:
+    """Exactly one `Authorization: Bearer <token>` header, compared in constant time."""
+    if len(headers) != 1:
+        return False
+    scheme, _, candidate = headers[0].strip().partition(" ")
+    if scheme.lower() != "bearer":
+        return False
+    return hmac.compare_digest(candidate.strip().encode("utf-8"), token.encode("utf-8"))
+
+
+def security_middlewares(
+    token: str, ports: ListenPorts, origins: Iterable[str], max_body_bytes: int, allow_remote: bool
+) -> list[Middleware]:
+    """The guards, outermost first: Host, Origin (and preflight), token, JSON-only POST bodies."""
+    allowed_origins = frozenset({OBSIDIAN_ORIGIN, *origins})
+
+    @web.middleware
+    async def host_guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+        hosts = request.headers.getall("Host", [])
+        # aiohttp's request.host falls back to the machine's name when Host is absent; read the header itself.
+        if len(hosts) != 1 or not host_allowed(hosts[0], ports.ports, allow_remote):
+            raise Forbidden("this server only answers requests addressed to localhost")
+        return await handler(request)
+
+    @web.middleware
+    async def origin_guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+        sent = request.headers.getall("Origin", [])
+        if not sent:
+            return await handler(request)
+        if len(sent) != 1 or sent[0] not in allowed_origins:
+            raise Forbidden("origin not allowed")
+        request[ALLOWED_ORIGIN] = sent[0]
+        if request.method == "OPTIONS":
+            # Browsers send no Authorization on a preflight, so it is answered before the token check.
+            headers = dict(PREFLIGHT_HEADERS)
+            if request.headers.get("Access-Control-Request-Private-Network") == "true":
+                headers["Access-Control-Allow-Private-Network"] = "true"
+            return web.Response(status=204, headers=headers)
+        return await handler(request)
+
+    @web.middleware
+    async def token_guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+        public = request.method == "GET" and request.path in PUBLIC_PATHS
+        # Only the header counts: a `?token=` would end up in histories and logs.
+        if not public and not bearer_matches(request.headers.getall("Authorization", []), token):
+            raise Unauthorized("missing or wrong bearer token")
+        return await handler(request)
+
+    @web.middleware
+    async def json_only(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.method == "POST":
+            # A form or text/plain POST needs no preflight; demanding JSON shuts that door.
+            if request.content_type != "application/json" or (request.charset or "utf-8").lower() != "utf-8":
+                raise UnsupportedMediaType("POST bodies must be Content-Type: application/json (UTF-8)")
+            if request.content_length is not None and request.content_length > max_body_bytes:
+                raise PayloadTooLarge(f"the request body is larger than {max_body_bytes} bytes")
+        return await handler(request)
+
+    return [host_guard, origin_guard, token_guard, json_only]
+
+
+async def add_response_headers(request: web.Request, response: web.StreamResponse) -> None:
+    """`on_response_prepare` hook: CORS headers for an allowed Origin (errors included), and no caching."""
+    origin = request.get(ALLOWED_ORIGIN)
+    if origin is not None:
+        response.headers["Access-Control-Allow-Origin"] = origin
+        vary = [v.strip() for v in response.headers.get("Vary", "").split(",") if v.strip()]
+        if "origin" not in (v.lower() for v in vary):
+            response.headers["Vary"] = ", ".join([*vary, "Origin"])
+    response.headers.setdefault("Cache-Control", "no-store")
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")

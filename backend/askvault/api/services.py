@@ -1,0 +1,64 @@
+"""The seams the API routes depend on, so the wiring can plug in the real engine (and tests their fakes)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from aiohttp import web
+
+from askvault.model import Chunk, Message, SearchFilters
+from askvault.retrieve.protocol import Searcher
+
+__all__ = ["SERVICES", "Answerer", "ApiServices", "IndexControl", "JsonEvent", "Searcher"]
+
+
+class JsonEvent(Protocol):
+    """One event of an answer stream; `to_json()` is the NDJSON line's object (it carries its own `type`)."""
+
+    def to_json(self) -> Mapping[str, object]: ...
+
+
+class Answerer(Protocol):
+    def run(
+        self, question: str, history: Sequence[Message], k: int | None, filters: SearchFilters | None
+    ) -> AsyncIterator[JsonEvent]:
+        """Streams `retrieval`, `token`…, then `done` or `error` (see docs/api.md).
+
+        `k` None means the pipeline's own default. Raising before the first event turns into an HTTP error;
+        raising later becomes an `error` event. Closing the iterator (the client went away) must stop the
+        generation upstream.
+        """
+        ...
+
+
+class IndexControl(Protocol):
+    def status(self) -> Mapping[str, object]:
+        """The `vault`, `index`, `models` and `store` parts of the /api/status body."""
+        ...
+
+    async def start_reindex(self, full: bool) -> bool:
+        """Starts a run in the background; False when one is already running."""
+        ...
+
+    def subscribe(self) -> AsyncIterator[Mapping[str, object]]:
+        """`index` and `models` events (already shaped as in docs/api.md) until the iterator is closed.
+
+        The subscription starts when this is called (the route reads the status right after, and nothing
+        may fall in between); the route always calls `aclose()`, possibly before ever iterating, and that
+        must release the subscription.
+        """
+        ...
+
+    async def get_chunk(self, chunk_id: str) -> Chunk | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ApiServices:
+    searcher: Searcher
+    answerer: Answerer
+    index: IndexControl
+
+
+SERVICES = web.AppKey("askvault_services", ApiServices)

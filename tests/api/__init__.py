@@ -1,0 +1,1 @@
+"""Tests of the sidecar HTTP API: a real server on port 0, fake services behind it."""

@@ -1,0 +1,167 @@
+"""Deterministic, realistic data the fake services serve (and the golden bodies pin)."""
+
+from __future__ import annotations
+
+from askvault.model import Chunk, Hit, SearchResult, TermStat
+
+KODI = Chunk(
+    id="c8a1f0e29b7d4a36",
+    path="Homelab/Kodi.md",
+    title="Kodi",
+    heading_path=("Kodi", "Maintenance"),
+    start_line=12,
+    end_line=30,
+    text=(
+        "Every few months: clear the thumbnail cache, vacuum the music database and check the add-on "
+        "repository for updates. Take a backup of the userdata folder before upgrading to a new major version."
+    ),
+    index_text="Kodi > Maintenance\nEvery few months: clear the thumbnail cache, vacuum the music database…",
+    tags=("homelab", "media"),
+    mtime=1_795_000_000.0,
+)
+POSTGRES = Chunk(
+    id="5e02b7c4d1a9f386",
+    path="Homelab/Postgres.md",
+    title="Postgres",
+    heading_path=("Postgres", "Connection"),
+    start_line=1,
+    end_line=9,
+    text=(
+        "The database container publishes port 5433 on the host (5432 inside the container). "
+        "Connect with `psql -h nas.local -p 5433 -U homelab`; the password is in the password manager."
+    ),
+    index_text="Postgres > Connection\nThe database container publishes port 5433 on the host…",
+    tags=("homelab", "database"),
+    mtime=1_794_500_000.0,
+)
+JOURNAL = Chunk(
+    id="9d4e6a10b3c25f78",
+    path="Journal/2026-11-02.md",
+    title="2026-11-02",
+    heading_path=("2026-11-02",),
+    start_line=3,
+    end_line=7,
+    text="Updated Kodi to 21.2 on the living-room box; the library scan now skips the Incoming folder.",
+    index_text="2026-11-02\nUpdated Kodi to 21.2 on the living-room box…",
+    tags=("journal",),
+    mtime=1_793_600_000.0,
+)
+CHUNKS = {c.id: c for c in (KODI, POSTGRES, JOURNAL)}
+
+
+def rrf(*ranks: int | None) -> float:
+    return round(sum(1.0 / (60 + r) for r in ranks if r is not None), 6)
+
+
+def search_result(query: str = "kodi maintenance") -> SearchResult:
+    return SearchResult(
+        query=query,
+        mode="hybrid",
+        hits=[
+            Hit(KODI, dense_rank=2, keyword_rank=1, fused_score=rrf(2, 1), dense_score=0.71, keyword_score=9.4),
+            Hit(JOURNAL, dense_rank=1, keyword_rank=3, fused_score=rrf(1, 3), dense_score=0.74, keyword_score=4.1),
+            Hit(POSTGRES, dense_rank=4, keyword_rank=None, fused_score=rrf(4), dense_score=0.52),
+        ],
+        terms=[TermStat("kodi", 2, 4.3175), TermStat("mainten", 1, 5.0106)],
+        counts={"dense": 50, "keyword": 3},
+        timings_ms={"embed": 12.1, "dense": 1.9, "keyword": 0.8, "fusion": 0.1, "total": 15.2},
+    )
+
+
+STATUS: dict[str, object] = {
+    "vault": {"name": "sample-vault", "notes": 152, "chunks": 1480},
+    "index": {
+        "state": "idle",
+        "done": 152,
+        "total": 152,
+        "last_run": {
+            "finished_at": "2026-11-29T16:00:00Z",
+            "indexed": 3,
+            "unchanged": 149,
+            "skipped": 1,
+            "failed": 0,
+            "seconds": 0.42,
+        },
+        "failures": [{"path": "Bad.md", "reason": "invalid UTF-8 at byte 12"}],
+        "dense": "ready",
+    },
+    "models": {
+        "embed": {"name": "nomic-embed-text", "ok": True, "problem": None},
+        "chat": {"name": "llama3.2:3b", "ok": False, "problem": "chat model missing — ollama pull llama3.2:3b"},
+    },
+    "store": "qdrant-edge (embedded)",
+}
+
+
+def _source(n: int | None, chunk: Chunk, dense: int | None, keyword: int | None) -> dict[str, object]:
+    return {
+        "n": n,
+        "id": chunk.id,
+        "path": chunk.path,
+        "title": chunk.title,
+        "heading_path": list(chunk.heading_path),
+        "start_line": chunk.start_line,
+        "end_line": chunk.end_line,
+        "text": chunk.text,
+        "dense_rank": dense,
+        "keyword_rank": keyword,
+        "fused_score": rrf(dense, keyword),
+        "sent": n is not None,
+    }
+
+
+def _token(text: str) -> dict[str, object]:
+    return {"type": "token", "text": text}
+
+
+QUESTION = "and which port does it use?"
+ANSWER_TOKENS = ["The Postgres container", " publishes port 5433", " on the host", " (5432 inside the container) [1]."]
+ASK_SCRIPT: list[dict[str, object]] = [
+    {
+        "type": "retrieval",
+        "question": QUESTION,
+        "query": "Which port does the Postgres container use?",
+        "rewritten": True,
+        "terms": [
+            {"term": "port", "df": 4, "idf": 3.5966},
+            {"term": "postgr", "df": 2, "idf": 4.3175},
+            {"term": "contain", "df": 6, "idf": 3.1987},
+        ],
+        "counts": {"dense": 50, "keyword": 5},
+        "sources": [_source(1, POSTGRES, 1, 1), _source(2, KODI, 3, None), _source(None, JOURNAL, 7, None)],
+        "sent": [POSTGRES.id, KODI.id],
+        "prompt": [
+            {
+                "role": "system",
+                "content": (
+                    "Answer only from the numbered sources below. Cite each claim with its source number "
+                    "in square brackets, like [1]. If the sources do not contain the answer, say so."
+                ),
+            },
+            {
+                "role": "user",
+                "content": f"[1] Homelab/Postgres.md › Postgres › Connection\n{POSTGRES.text}\n\n"
+                f"[2] Homelab/Kodi.md › Kodi › Maintenance\n{KODI.text}\n\n"
+                "Question: Which port does the Postgres container use?",
+            },
+        ],
+        "timings_ms": {"embed": 10.4, "retrieval": 3.1},
+    },
+    *[_token(t) for t in ANSWER_TOKENS],
+    {
+        "type": "done",
+        "answer": "".join(ANSWER_TOKENS),
+        "citations": [1],
+        "invalid_citations": [],
+        "no_results": False,
+        "metrics": {
+            "embed_ms": 10.4,
+            "retrieval_ms": 3.1,
+            "first_token_ms": 412.0,
+            "generation_ms": 1280.5,
+            "total_ms": 1706.2,
+            "prompt_tokens": 742,
+            "completion_tokens": 23,
+        },
+    },
+]

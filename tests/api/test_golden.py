@@ -1,0 +1,82 @@
+"""Golden bodies: what the real app sends, pinned in tests/fixtures/api/ for the plugin's tests to read.
+
+A differing body fails the test. After an intended change to the contract, regenerate with
+`ASKVAULT_UPDATE_GOLDEN=1 pytest tests/api/test_golden.py` and review the diff (the plugin reads these files).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.api.conftest import Sidecar
+from tests.api.samples import KODI, QUESTION
+
+GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "api"
+UPDATE = os.environ.get("ASKVAULT_UPDATE_GOLDEN") == "1"
+
+
+def _check(name: str, produced: str) -> None:
+    path = GOLDEN / name
+    if UPDATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(produced, encoding="utf-8", newline="\n")
+        return
+    assert path.exists(), f"{path.name} is missing: run with ASKVAULT_UPDATE_GOLDEN=1"
+    committed = path.read_text(encoding="utf-8")
+    assert produced == committed, f"{name} differs from the committed golden body (ASKVAULT_UPDATE_GOLDEN=1 updates)"
+
+
+def _pretty(body: object) -> str:
+    return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+
+
+async def test_status_golden(sidecar: Sidecar) -> None:
+    async with sidecar.session.get(sidecar.url("/api/status"), headers=sidecar.auth()) as resp:
+        assert resp.status == 200
+        _check("status.json", _pretty(await resp.json()))
+
+
+async def test_search_golden(sidecar: Sidecar) -> None:
+    body = {"query": "kodi maintenance", "k": 8}
+    async with sidecar.session.post(sidecar.url("/api/search"), json=body, headers=sidecar.auth()) as resp:
+        assert resp.status == 200
+        _check("search.json", _pretty(await resp.json()))
+
+
+async def test_ask_golden(sidecar: Sidecar) -> None:
+    body = {
+        "question": QUESTION,
+        "history": [
+            {"role": "user", "content": "Where does the Postgres container run?"},
+            {"role": "assistant", "content": "On the NAS, as a Docker container [1]."},
+        ],
+    }
+    async with sidecar.session.post(sidecar.url("/api/ask"), json=body, headers=sidecar.auth()) as resp:
+        assert resp.status == 200
+        raw = (await resp.read()).decode("utf-8")
+    # Exactly as sent: one compact JSON object per line, each line ending in \n.
+    assert raw.endswith("\n")
+    assert all(json.loads(line) for line in raw.splitlines())
+    _check("ask.ndjson", raw)
+
+
+async def test_error_golden(sidecar: Sidecar) -> None:
+    body = {"query": "kodi maintenance", "k": 0}
+    async with sidecar.session.post(sidecar.url("/api/search"), json=body, headers=sidecar.auth()) as resp:
+        assert resp.status == 400
+        _check("error.json", _pretty(await resp.json()))
+
+
+async def test_chunk_golden(sidecar: Sidecar) -> None:
+    async with sidecar.session.get(sidecar.url(f"/api/chunks/{KODI.id}"), headers=sidecar.auth()) as resp:
+        assert resp.status == 200
+        _check("chunk.json", _pretty(await resp.json()))
+
+
+@pytest.mark.parametrize("name", ["status.json", "search.json", "ask.ndjson", "error.json", "chunk.json"])
+def test_golden_files_are_committed(name: str) -> None:
+    assert (GOLDEN / name).is_file()
