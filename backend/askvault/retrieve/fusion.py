@@ -1,0 +1,47 @@
+"""Reciprocal rank fusion: merge per-method rankings by rank, keeping every method's rank on every result."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from askvault.errors import BadRequest
+
+
+@dataclass(frozen=True, slots=True)
+class Fused:
+    """One fused result: Σ 1/(k + rank) over the methods that returned it, and each of those ranks (1-based)."""
+
+    chunk_id: str
+    score: float
+    ranks: dict[str, int]
+    """Method name → 1-based rank in that method's list; a method that missed the chunk is absent."""
+
+
+def rrf(rankings: Mapping[str, Sequence[str]], k: int = 60) -> list[Fused]:
+    """Fuse rankings (method name → chunk ids, best first) by reciprocal rank fusion, best first.
+
+    Scores only depend on ranks, never on the methods' own scores, so cosine similarities and BM25 scores need no
+    common scale. No id is ever dropped: a chunk found by one method keeps 1/(k + rank). An id listed twice by
+    one method counts once, at its better rank. Ties (equal scores) go to the better single rank, then to the
+    method listed first in `rankings`, then to the smaller id, so the order never depends on set or hash order.
+    """
+    if not k > 0:
+        raise BadRequest(f"RRF k must be greater than 0, got {k}")
+    ranks: dict[str, dict[str, int]] = {}
+    for method, ids in rankings.items():
+        for position, chunk_id in enumerate(ids, start=1):
+            ranks.setdefault(chunk_id, {}).setdefault(method, position)
+
+    order = {method: number for number, method in enumerate(rankings)}
+
+    def fused(chunk_id: str, by_method: dict[str, int]) -> Fused:
+        # fsum is exactly rounded, so the same ranks give the same score whatever order the methods come in.
+        return Fused(chunk_id=chunk_id, score=math.fsum(1 / (k + rank) for rank in by_method.values()), ranks=by_method)
+
+    def sort_key(item: Fused) -> tuple[float, int, int, str]:
+        best_rank, best_method = min((rank, order[method]) for method, rank in item.ranks.items())
+        return (-item.score, best_rank, best_method, item.chunk_id)
+
+    return sorted((fused(chunk_id, by_method) for chunk_id, by_method in ranks.items()), key=sort_key)

@@ -1,0 +1,1 @@
+"""Tests for the retrieve stage: rank fusion and hybrid search."""
