@@ -55,6 +55,8 @@ class Note:
     links: tuple[Link, ...] = ()
     opted_out: bool = False
     """True when the frontmatter asks for the note to stay out of the index (`askvault: false`)."""
+    warnings: tuple[str, ...] = ()
+    """Problems the parser worked around (malformed frontmatter, an unclosed comment…); the note still parsed."""
 
 
 @dataclass(frozen=True, slots=True)

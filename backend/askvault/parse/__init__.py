@@ -1,1 +1,1 @@
-"""Parse stage: Markdown notes into readable sections plus metadata (pure functions)."""
+"""Parse stage (pure): note text to a `Note` — `note.parse_note`, `links.LinkResolver`, `decode.decode_note`."""

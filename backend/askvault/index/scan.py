@@ -1,0 +1,248 @@
+"""Vault scanner: which files are notes to index, which are skipped and why, and reading a note safely.
+
+Skipped without a word: anything that is not a `.md` file, and anything inside a dot-folder or named with
+a leading dot (the config folder, whatever it is called, `.trash`, `.git`…). Reported as skipped: notes
+matched by Obsidian's "Excluded files" or our exclude globs, notes over the size cap, symlinks that lead out
+of the vault, and second paths to a file already seen. The frontmatter opt-out needs the note's text, so
+the indexer applies it after `parse_note` (`Note.opted_out`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pathspec
+
+from askvault.config import VaultConfig
+from askvault.errors import NoteError, VaultError
+from askvault.parse.decode import decode_note
+
+DEFAULT_CONFIG_DIR = ".obsidian"
+
+__all__ = ["NoteFile", "ScanResult", "Skipped", "VaultFilter", "decode_note", "read_note_bytes", "read_note_text"]
+
+
+def _inside(root: str, real: str) -> bool:
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+@dataclass(frozen=True, slots=True)
+class NoteFile:
+    """A note on disk: vault-relative POSIX path, size in bytes, modification time in ns."""
+
+    path: str
+    size: int
+    mtime_ns: int
+
+    @classmethod
+    def stat(cls, root: Path, rel: str) -> NoteFile | None:
+        """Stat one note; None when it is gone, not a regular file, or resolves to outside the vault."""
+        base = os.path.realpath(root)
+        try:
+            if not _inside(base, os.path.realpath(os.path.join(base, rel))):
+                return None
+            info = os.stat(os.path.join(base, rel))
+        except (OSError, ValueError):
+            return None
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        return cls(rel, info.st_size, info.st_mtime_ns)
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    path: str
+    reason: str
+
+
+@dataclass
+class ScanResult:
+    notes: list[NoteFile] = field(default_factory=list)
+    """Sorted by path."""
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+class VaultFilter:
+    """Decides for one vault-relative path whether it stays out of the index (reads `app.json` once)."""
+
+    def __init__(self, cfg: VaultConfig) -> None:
+        self.root = cfg.root
+        self.problems: list[Skipped] = []
+        """Settings we could not honour (unreadable app.json, an invalid regex), for the scan report."""
+        self.config_dir = self._find_config_dir()
+        self.prefixes: list[str] = []
+        self.regexes: list[tuple[str, re.Pattern[str]]] = []
+        self._read_ignore_filters()
+        self.globs = tuple(cfg.exclude_globs)
+        self._spec = pathspec.GitIgnoreSpec.from_lines(self.globs)
+
+    def _find_config_dir(self) -> str | None:
+        # Obsidian can be told to use another dot-folder for its settings; fall back to any that has app.json.
+        if (self.root / DEFAULT_CONFIG_DIR).is_dir():
+            return DEFAULT_CONFIG_DIR
+        try:
+            names = sorted(entry.name for entry in os.scandir(self.root) if entry.name.startswith("."))
+        except OSError:
+            return None
+        return next((name for name in names if (self.root / name / "app.json").is_file()), None)
+
+    def _read_ignore_filters(self) -> None:
+        if self.config_dir is None:
+            return
+        app_json = self.root / self.config_dir / "app.json"
+        where = f"{self.config_dir}/app.json"
+        try:
+            settings = json.loads(app_json.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            self.problems.append(Skipped(where, f"could not read Obsidian's Excluded files setting: {exc}"))
+            return
+        filters = settings.get("userIgnoreFilters") if isinstance(settings, dict) else None
+        for entry in filters if isinstance(filters, list) else []:
+            if not isinstance(entry, str) or not entry:
+                continue
+            if len(entry) > 2 and entry.startswith("/") and entry.endswith("/"):
+                try:
+                    self.regexes.append((entry, re.compile(entry[1:-1])))
+                except re.error as exc:
+                    self.problems.append(Skipped(where, f"Excluded files entry {entry!r} is not a valid regex: {exc}"))
+            else:
+                self.prefixes.append(entry)
+
+    def hidden(self, rel_path: str) -> str | None:
+        """Reason when a path lies in a dot-folder or is a dot-file (no report: expected, and noisy)."""
+        for part in rel_path.strip("/").split("/"):
+            if part.startswith("."):
+                if part == self.config_dir:
+                    return f"inside the Obsidian config folder {part}"
+                return "in Obsidian's trash (.trash)" if part == ".trash" else f"hidden ({part})"
+        return None
+
+    def user_excluded(self, rel_path: str) -> str | None:
+        """Reason when Obsidian's Excluded files or our exclude globs cover the path (folders end with `/`)."""
+        for prefix in self.prefixes:
+            if rel_path.startswith(prefix):
+                return f"Obsidian Excluded files: {prefix!r}"
+        for raw, regex in self.regexes:
+            if regex.search(rel_path):
+                return f"Obsidian Excluded files: {raw!r}"
+        if self.globs and self._spec.match_file(rel_path):
+            matching = [g for g in self.globs if pathspec.GitIgnoreSpec.from_lines([g]).match_file(rel_path)]
+            return f"exclude glob {matching[-1]!r}" if matching else "exclude globs"
+        return None
+
+    def excluded(self, rel_path: str) -> str | None:
+        """Why this vault-relative POSIX path is not indexed, or None when it is a note to index."""
+        reason = self.hidden(rel_path)
+        if reason is None and not rel_path.endswith("/") and not rel_path.lower().endswith(".md"):
+            reason = "not a Markdown note"
+        return reason or self.user_excluded(rel_path)
+
+
+def _walk(root: str, vault_filter: VaultFilter, result: ScanResult) -> list[tuple[str, str, os.stat_result]]:
+    """(rel path, real path, stat) of every candidate note; real folders before symlinked ones."""
+    found: list[tuple[str, str, os.stat_result]] = []
+    visited: dict[str, str] = {}
+    pending: list[tuple[str, str]] = [("", root)]
+    deferred: list[tuple[str, str]] = []
+    while pending or deferred:
+        rel_dir, real_dir = pending.pop() if pending else deferred.pop(0)
+        if real_dir in visited:
+            first = visited[real_dir] or "the vault folder"
+            result.skipped.append(Skipped(rel_dir + "/", f"same folder as {first} (via a symlink)"))
+            continue
+        visited[real_dir] = rel_dir + "/" if rel_dir else ""
+        try:
+            with os.scandir(real_dir) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError as exc:
+            result.skipped.append(Skipped(rel_dir + "/", f"cannot read folder: {exc.strerror or exc}"))
+            continue
+        for entry in entries:
+            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            if entry.name.startswith("."):
+                continue
+            try:
+                link = entry.is_symlink()
+                real = os.path.realpath(entry.path) if link else os.path.join(real_dir, entry.name)
+                if link and not _inside(root, real):
+                    result.skipped.append(Skipped(rel, "symlink to outside the vault"))
+                    continue
+                info = entry.stat()
+                if link:
+                    # A link must not smuggle an excluded note (or the trash) back into the index.
+                    target = os.path.relpath(real, root).replace(os.sep, "/")
+                    target += "/" if stat.S_ISDIR(info.st_mode) else ""
+                    why = vault_filter.hidden(target) or vault_filter.user_excluded(target)
+                    if why is not None:
+                        result.skipped.append(Skipped(rel, f"symlink to {target}: {why}"))
+                        continue
+            except OSError as exc:
+                result.skipped.append(Skipped(rel, f"cannot read: {exc.strerror or exc}"))
+                continue
+            if stat.S_ISDIR(info.st_mode):
+                # A prefix that covers the folder covers all it holds, so it is not walked (regexes and
+                # globs can single out files inside a folder, so those are checked file by file).
+                prefix = next((p for p in vault_filter.prefixes if (rel + "/").startswith(p)), None)
+                if prefix is not None:
+                    result.skipped.append(Skipped(rel + "/", f"Obsidian Excluded files: {prefix!r}"))
+                elif link:
+                    deferred.append((rel, real))
+                else:
+                    pending.append((rel, real))
+            elif stat.S_ISREG(info.st_mode) and entry.name.lower().endswith(".md"):
+                found.append((rel, real, info))
+    return found
+
+
+def scan_vault(cfg: VaultConfig) -> ScanResult:
+    """Every note to index (sorted by path) and every note skipped with its reason."""
+    root = os.path.realpath(cfg.root)
+    if not os.path.isdir(root):
+        raise VaultError(f"the vault folder {cfg.root} does not exist or is not a folder")
+    vault_filter = VaultFilter(cfg)
+    result = ScanResult(skipped=list(vault_filter.problems))
+    kept: dict[str, str] = {}
+    candidates = _walk(root, vault_filter, result)
+    # The path without symlinks wins when one file is reachable twice.
+    candidates.sort(key=lambda c: (os.path.relpath(c[1], root).replace(os.sep, "/") != c[0], c[0]))
+    for rel, real, info in candidates:
+        if real in kept:
+            result.skipped.append(Skipped(rel, f"same file as {kept[real]} (via a symlink)"))
+            continue
+        kept[real] = rel
+        reason = vault_filter.user_excluded(rel)
+        if reason is not None:
+            result.skipped.append(Skipped(rel, reason))
+        elif info.st_size > cfg.max_note_bytes:
+            result.skipped.append(Skipped(rel, f"too large ({info.st_size} bytes; the cap is {cfg.max_note_bytes})"))
+        else:
+            result.notes.append(NoteFile(rel, info.st_size, info.st_mtime_ns))
+    result.notes.sort(key=lambda n: n.path)
+    result.skipped.sort(key=lambda s: s.path)
+    return result
+
+
+def read_note_bytes(root: Path, rel: str) -> bytes:
+    """The raw bytes of a note; refuses a path that resolves to outside the vault."""
+    base = os.path.realpath(root)
+    real = os.path.realpath(os.path.join(base, rel))
+    if not _inside(base, real) or real == base:
+        raise NoteError(f"{rel} resolves to outside the vault; not read")
+    with open(real, "rb") as handle:
+        return handle.read()
+
+
+def read_note_text(root: Path, rel: str) -> str:
+    """A note's text: UTF-8 (BOM stripped), LF line ends. NoteError for binary, non-UTF-8 or unreadable files."""
+    try:
+        data = read_note_bytes(root, rel)
+    except OSError as exc:
+        raise NoteError(f"cannot read {rel}: {exc.strerror or exc}") from None
+    return decode_note(data)

@@ -1,0 +1,33 @@
+"""Bytes of a note file to text: UTF-8 (with or without BOM), line endings normalised to LF."""
+
+from __future__ import annotations
+
+import codecs
+
+from askvault.errors import NoteError
+
+_UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
+def normalize_newlines(text: str) -> str:
+    """CRLF and lone CR become LF; each stays one line break, so line numbers do not move."""
+    if "\r" not in text:
+        return text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def decode_note(data: bytes) -> str:
+    """Decode a note's bytes; raises NoteError saying what is wrong for binary or non-UTF-8 files."""
+    if data.startswith(_UTF16_BOMS):
+        raise NoteError("the file is UTF-16 encoded; only UTF-8 notes are supported")
+    nul = data.find(b"\x00")
+    if nul != -1:
+        raise NoteError(f"binary data, not a text note (NUL byte at byte {nul})")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = data[exc.start : exc.start + 4].hex(" ")
+        raise NoteError(f"not valid UTF-8 at byte {exc.start} (bytes {bad}): {exc.reason}") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return normalize_newlines(text)

@@ -1,0 +1,1 @@
+"""Tests for the parse stage: decoding, frontmatter, links, inline syntax, sections and real notes."""
