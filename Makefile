@@ -47,7 +47,7 @@ chromium:
 py-lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy backend tests eval bench
+	$(BIN)/mypy backend tests bench
 	$(BIN)/lint-imports
 
 plugin-check: $(MAIN_JS)

@@ -1,0 +1,25 @@
+"""The `askvault` command line: serve, index, search, ask, eval, mcp, install-plugin, token."""
+
+from __future__ import annotations
+
+import click
+
+from askvault import __version__
+from askvault.cli.admin_cmd import install_plugin, token
+from askvault.cli.index_cmd import index
+from askvault.cli.query_cmd import ask, search
+from askvault.cli.serve_cmd import serve
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
+@click.version_option(__version__, prog_name="askvault")
+def cli() -> None:
+    """Ask questions of your Obsidian vault, locally: hybrid search and cited answers from Ollama."""
+
+
+for command in (serve, index, search, ask, install_plugin, token):
+    cli.add_command(command)
+
+
+def main() -> None:
+    cli()

@@ -1,0 +1,77 @@
+"""`askvault index`: bring the vault's index up to date, with a progress bar and a summary."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Never
+
+import click
+from tqdm import tqdm
+
+from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
+from askvault.config import Config
+from askvault.index.report import IndexReport, Progress
+from askvault.wiring import open_engine
+
+
+@click.command()
+@shared_options
+@click.option("--full", is_flag=True, help="Re-read every note, even unchanged ones.")
+@click.option("--allow-mass-delete", is_flag=True, help="Accept that most notes vanished (not a failed mount).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("-v", "--verbose", is_flag=True, help="Log details to stderr.")
+@handles_errors
+def index(full: bool, allow_mass_delete: bool, as_json: bool, verbose: bool, **params: object) -> None:
+    """Index the vault: new, changed, renamed and deleted notes; unchanged ones are skipped."""
+    setup_logging(verbose)
+    config = build_config(params)
+    report = asyncio.run(_run(config, full, allow_mass_delete, show_progress=not as_json and sys.stderr.isatty()))
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        click.echo(format_summary(report, config.vault.root))
+
+
+async def _run(config: Config, full: bool, allow_mass_delete: bool, show_progress: bool) -> IndexReport:
+    async with open_engine(config, sync_vectors=False) as engine:
+        bars: dict[str, tqdm[Never]] = {}
+
+        def on_progress(progress: Progress) -> None:
+            if not show_progress or progress.phase not in ("notes", "embed"):
+                return
+            bar = bars.get(progress.phase)
+            if bar is None:
+                label = "notes" if progress.phase == "notes" else "embedding"
+                bar = tqdm(total=progress.total, desc=label, unit="", file=sys.stderr)
+                bars[progress.phase] = bar
+            bar.total = progress.total
+            bar.n = progress.done
+            bar.refresh()
+
+        remove = engine.indexer.add_listener(on_progress)
+        try:
+            return await engine.indexer.run(full=full, allow_mass_delete=allow_mass_delete)
+        finally:
+            remove()
+            for bar in bars.values():
+                bar.close()
+
+
+def format_summary(report: IndexReport, vault: Path) -> str:
+    lines = [
+        f"Indexed {vault.name}: {report.indexed} indexed, {report.unchanged} unchanged, "
+        f"{report.removed} removed, {len(report.skipped)} skipped, {len(report.failed)} failed "
+        f"— {report.notes} notes, {report.chunks} chunks in {report.seconds:.2f} s.",
+    ]
+    if report.dense == "ready":
+        lines.append(f"Dense search: ready ({report.embedded} chunks embedded this run).")
+    else:
+        lines.append(f"Dense search: {report.dense} — {report.dense_problem or 'not ready yet'}. Keyword search works.")
+    for problem in report.failed:
+        lines.append(f"  failed  {problem.path}: {problem.reason}")
+    for problem in report.skipped:
+        lines.append(f"  skipped {problem.path}: {problem.reason}")
+    return "\n".join(lines)

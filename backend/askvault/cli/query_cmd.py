@@ -1,0 +1,141 @@
+"""`askvault search` and `askvault ask`: the retrieval and answer pipelines from the terminal."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping
+
+import click
+
+from askvault.api.schemas import search_result_to_json
+from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
+from askvault.cli.render import render_ask_footer, render_search
+from askvault.config import Config
+from askvault.model import SearchFilters, SearchMode
+from askvault.wiring import open_engine
+
+MODES = click.Choice(["hybrid", "dense", "keyword"])
+
+
+def _filters(folder: str | None, tag: str | None) -> SearchFilters | None:
+    filters = SearchFilters(folder=folder, tag=tag)
+    return None if filters.is_empty() else filters
+
+
+@click.command()
+@shared_options
+@click.argument("query")
+@click.option("-k", "k", type=click.IntRange(1, 50), default=8, show_default=True, help="How many results.")
+@click.option("--mode", type=MODES, default="hybrid", show_default=True)
+@click.option("--folder", help="Only notes under this folder.")
+@click.option("--tag", help="Only notes with this tag.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (the API's search body).")
+@click.option("-v", "--verbose", is_flag=True)
+@handles_errors
+def search(
+    query: str,
+    k: int,
+    mode: SearchMode,
+    folder: str | None,
+    tag: str | None,
+    as_json: bool,
+    verbose: bool,
+    **params: object,
+) -> None:
+    """Search the vault (dense + keyword, fused by reciprocal rank fusion)."""
+    setup_logging(verbose)
+    config = build_config(params)
+    body = asyncio.run(_search(config, query, k, mode, _filters(folder, tag)))
+    click.echo(json.dumps(body, indent=2, ensure_ascii=False) if as_json else render_search(body))
+
+
+async def _search(
+    config: Config, query: str, k: int, mode: SearchMode, filters: SearchFilters | None
+) -> dict[str, object]:
+    async with open_engine(config, sync_vectors=mode != "keyword") as engine:
+        result = await engine.searcher.search(query, k, mode, filters)
+        return dict(search_result_to_json(result))
+
+
+@click.command()
+@shared_options
+@click.argument("question")
+@click.option("-k", "k", type=click.IntRange(1, 50), default=None, help="How many sources to retrieve.")
+@click.option("--folder", help="Only notes under this folder.")
+@click.option("--tag", help="Only notes with this tag.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of streaming.")
+@click.option("-v", "--verbose", is_flag=True)
+@handles_errors
+def ask(
+    question: str, k: int | None, folder: str | None, tag: str | None, as_json: bool, verbose: bool, **params: object
+) -> None:
+    """Ask a question; the answer streams as it is written, then its numbered sources."""
+    setup_logging(verbose)
+    config = build_config(params)
+    result = asyncio.run(_ask(config, question, k, _filters(folder, tag), stream=not as_json))
+    if as_json:
+        click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+    if result.get("error"):
+        raise SystemExit(1)
+
+
+async def _ask(
+    config: Config, question: str, k: int | None, filters: SearchFilters | None, stream: bool
+) -> dict[str, object]:
+    answer: list[str] = []
+    retrieval: Mapping[str, object] = {}
+    done: Mapping[str, object] = {}
+    error: Mapping[str, object] | None = None
+    async with open_engine(config) as engine:
+        async for event in engine.pipeline.run(question, (), k, filters):
+            body = event.to_json()
+            kind = body.get("type")
+            if kind == "retrieval":
+                retrieval = body
+            elif kind == "token":
+                answer.append(str(body.get("text", "")))
+                if stream:
+                    click.echo(str(body.get("text", "")), nl=False)
+            elif kind == "done":
+                done = body
+            elif kind == "error":
+                error = body
+    sources = [
+        {key: source.get(key) for key in _SOURCE_KEYS}
+        for source in _list_of_maps(retrieval.get("sources"))
+        if source.get("sent")
+    ]
+    result: dict[str, object] = {
+        "answer": "".join(answer),
+        "citations": done.get("citations", []),
+        "sources": sources,
+        "sent": retrieval.get("sent", []),
+        "metrics": done.get("metrics", {}),
+    }
+    if error is not None:
+        result["error"] = {"code": error.get("code"), "message": error.get("message")}
+    if stream:
+        click.echo("")
+        click.echo(render_ask_footer(result))
+    return result
+
+
+_SOURCE_KEYS = (
+    "n",
+    "id",
+    "path",
+    "heading_path",
+    "start_line",
+    "end_line",
+    "text",
+    "dense_rank",
+    "keyword_rank",
+    "fused_score",
+)
+
+
+def _list_of_maps(value: object) -> list[Mapping[str, object]]:
+    if not isinstance(value, list):
+        return []
+    return [item for item in value if isinstance(item, Mapping)]

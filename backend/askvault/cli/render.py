@@ -1,0 +1,61 @@
+"""Plain-text rendering of search results and answer footers for the terminal."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+SNIPPET_CHARS = 160
+
+
+def _rank(value: object) -> str:
+    return "–" if value is None else str(value)
+
+
+def _trail(source: Mapping[str, object]) -> str:
+    heading = source.get("heading_path")
+    parts = [str(source.get("path", ""))]
+    if isinstance(heading, Sequence) and not isinstance(heading, str) and heading:
+        parts.append(" › ".join(str(h) for h in heading))
+    return " › ".join(parts)
+
+
+def render_search(body: Mapping[str, object]) -> str:
+    results = body.get("results")
+    if not isinstance(results, list) or not results:
+        return "No results."
+    lines: list[str] = []
+    for rank, result in enumerate(results, start=1):
+        if not isinstance(result, Mapping):
+            continue
+        snippet = " ".join(str(result.get("text", "")).split())
+        if len(snippet) > SNIPPET_CHARS:
+            snippet = snippet[: SNIPPET_CHARS - 1] + "…"
+        lines.append(
+            f"{rank:>2}. {_trail(result)}  (lines {result.get('start_line')}–{result.get('end_line')})\n"
+            f"    dense {_rank(result.get('dense_rank'))} · keyword {_rank(result.get('keyword_rank'))} · "
+            f"fused {float(str(result.get('fused_score', 0.0))):.4f}\n    {snippet}"
+        )
+    counts = body.get("counts")
+    if isinstance(counts, Mapping):
+        lines.append(f"matched: dense {counts.get('dense')}, keyword {counts.get('keyword')}")
+    return "\n".join(lines)
+
+
+def render_ask_footer(result: Mapping[str, object]) -> str:
+    lines: list[str] = []
+    error = result.get("error")
+    if isinstance(error, Mapping):
+        lines.append(f"error ({error.get('code')}): {error.get('message')}")
+    sources = result.get("sources")
+    if isinstance(sources, list) and sources:
+        lines.append("")
+        lines.append("Sources:")
+        for source in sources:
+            if isinstance(source, Mapping):
+                lines_range = f"lines {source.get('start_line')}–{source.get('end_line')}"
+                lines.append(f"  [{source.get('n')}] {_trail(source)} ({lines_range})")
+    metrics = result.get("metrics")
+    if isinstance(metrics, Mapping) and metrics:
+        shown = ", ".join(f"{key} {value}" for key, value in metrics.items() if value is not None)
+        lines.append(f"— {shown}")
+    return "\n".join(lines)

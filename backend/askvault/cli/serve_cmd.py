@@ -1,0 +1,64 @@
+"""`askvault serve`: the sidecar the Obsidian plugin talks to."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+
+import click
+
+from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
+from askvault.wiring.sidecar import Started, run_sidecar
+
+
+@click.command()
+@shared_options
+@click.option("--host", help="Address to listen on [env ASKVAULT_HOST; default 127.0.0.1].")
+@click.option("--port", type=int, help="Port to listen on; 0 picks a free one [env ASKVAULT_PORT; default 27123].")
+@click.option("--allow-remote", is_flag=True, help="Allow a non-loopback --host (the token is still required).")
+@click.option(
+    "--allow-origin", "origins", multiple=True, help="Another exact Origin to allow besides app://obsidian.md."
+)
+@click.option("-v", "--verbose", is_flag=True)
+@handles_errors
+def serve(verbose: bool, **params: object) -> None:
+    """Serve the vault to the Obsidian plugin on localhost (keeps the index fresh while it runs)."""
+    setup_logging(verbose, default=logging.INFO)
+    config = build_config(params)
+    asyncio.run(run_sidecar(config, on_started=print_banner))
+
+
+def _problem(models: Mapping[str, object], role: str) -> str | None:
+    entry = models.get(role)
+    if isinstance(entry, Mapping):
+        problem = entry.get("problem")
+        return str(problem) if problem else None
+    return None
+
+
+def print_banner(started: Started) -> None:
+    config = started.engine.config
+    vault = config.vault.root
+    lines = [
+        f"Ask Vault is serving {vault.name} on {started.url}",
+        f"  index: {len(started.engine.catalog)} chunks ready, reconciling with the vault in the background; "
+        f"vectors: {started.engine.store_kind}",
+        "  plugin: install it with `askvault install-plugin --vault <vault>`; it finds this sidecar by itself "
+        f"(or paste the token from `askvault token --vault {vault}`).",
+    ]
+    embed_problem = _problem(started.models, "embed")
+    chat_problem = _problem(started.models, "chat")
+    if embed_problem is None and chat_problem is None:
+        lines.append(
+            f"  ollama: {config.ollama.url} — {config.ollama.embed_model} and {config.ollama.chat_model} ready"
+        )
+    else:
+        lines.append(f"  ollama: {config.ollama.url}")
+        if embed_problem:
+            lines.append(f"    dense search off: {embed_problem}. Keyword search works meanwhile.")
+        if chat_problem:
+            lines.append(f"    answers off: {chat_problem}.")
+        lines.append("    Install Ollama from https://ollama.com, then pull the models above; no restart needed.")
+    lines.append("  stop with Ctrl-C")
+    click.echo("\n".join(lines), err=False)

@@ -1,0 +1,42 @@
+"""What an index run did, for the CLI summary, `/api/status` and tests."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    path: str
+    reason: str
+
+
+@dataclass
+class IndexReport:
+    indexed: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    skipped: list[Problem] = field(default_factory=list)
+    failed: list[Problem] = field(default_factory=list)
+    chunks: int = 0
+    notes: int = 0
+    embedded: int = 0
+    dense: str = "off"
+    dense_problem: str | None = None
+    seconds: float = 0.0
+    finished_at: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
+
+
+ProgressPhase = Literal["scan", "notes", "embed", "keyword", "done"]
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    phase: ProgressPhase
+    done: int
+    total: int
+    path: str | None = None

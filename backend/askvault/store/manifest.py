@@ -1,0 +1,325 @@
+"""The manifest: which notes and chunks are indexed and which chunks have vectors where (SQLite, WAL).
+
+It is the source of truth: the keyword index is rebuilt from it and the vector stores are reconciled with it.
+One connection is shared by every thread (`check_same_thread=False`) behind a lock; each call is short, so
+the indexer may call it from a worker thread while the API reads from another.
+
+A vector row says "this collection holds a vector for this chunk's current text". Rows die with their
+chunks, and `mark_embedded` records only chunks that still exist with that text, so `embedded_ids` never
+names a vector the index no longer wants: `store.ids() - embedded_ids(c)` is exactly the orphans to delete
+(left by a crash between a manifest commit and the store delete, or by a note removed mid-embedding).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+
+from askvault.errors import StoreError
+from askvault.model import Chunk
+from askvault.store.manifest_rows import (
+    CHUNK_COLUMNS,
+    MANIFEST_FILE,
+    SCHEMA,
+    SCHEMA_VERSION,
+    NoteDelta,
+    NoteStat,
+    Row,
+    content_hash,
+    row_chunk,
+)
+
+__all__ = ["MANIFEST_FILE", "SCHEMA_VERSION", "Manifest", "NoteDelta", "NoteStat", "content_hash"]
+
+_PAGE = 500
+"""Rows per page when iterating, and ids per `IN (...)` list (well under SQLite's variable limit)."""
+
+
+class Manifest:
+    """The SQLite manifest of one vault's index. Create with `Manifest.open(path)`."""
+
+    def __init__(self, conn: sqlite3.Connection, file: Path) -> None:
+        self._conn: sqlite3.Connection | None = conn
+        self._file = file
+        self._lock = threading.RLock()
+
+    @classmethod
+    def open(cls, path: Path) -> Manifest:
+        """Opens or creates the manifest: `path` is the data dir (holding manifest.sqlite) or a `.sqlite` file."""
+        file = path if path.suffix == ".sqlite" else path / MANIFEST_FILE
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(file, timeout=10.0, isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open the index manifest {file}: {exc}") from exc
+        manifest = cls(conn, file)
+        try:
+            manifest._migrate()
+        except BaseException:
+            conn.close()
+            raise
+        return manifest
+
+    def _migrate(self) -> None:
+        with self._errors("open"):
+            conn = self._connection()
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            has_meta = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
+            raw = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() if has_meta else None
+        version = self._version(raw[0] if raw else None)
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"the index manifest {self._file} has schema {version}, newer than this Ask Vault understands "
+                f"({SCHEMA_VERSION}); upgrade Ask Vault, or delete {self._file} to rebuild the index"
+            )
+        if version == SCHEMA_VERSION:
+            return
+        with self._write("create schema") as cur:
+            for statement in SCHEMA:
+                cur.execute(statement)
+            cur.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+
+    def _version(self, raw: str | None) -> int:
+        try:
+            return int(raw) if raw is not None else 0
+        except ValueError:
+            raise StoreError(f"the index manifest {self._file} has a garbled schema version {raw!r}") from None
+
+    # -- plumbing ---------------------------------------------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError(f"the index manifest {self._file} is closed")
+        return self._conn
+
+    @contextmanager
+    def _errors(self, action: str) -> Iterator[None]:
+        with self._lock:
+            try:
+                yield
+            except (sqlite3.Error, UnicodeError, ValueError) as exc:
+                if type(exc) is sqlite3.DatabaseError:  # the bare class: damage, not a lock or a constraint
+                    raise StoreError(
+                        f"the index manifest {self._file} is damaged ({exc}); delete it to rebuild the index"
+                    ) from exc
+                raise StoreError(f"the index manifest {self._file} failed ({action}): {exc}") from exc
+
+    @contextmanager
+    def _write(self, action: str) -> Iterator[sqlite3.Cursor]:
+        """One transaction: all of it or none of it."""
+        with self._errors(action):
+            conn = self._connection()
+            cur = conn.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                yield cur
+            except BaseException:
+                # SQLite may already have rolled back on its own (e.g. disk full); don't mask the first error.
+                if conn.in_transaction:
+                    cur.execute("ROLLBACK")
+                raise
+            cur.execute("COMMIT")
+
+    def _all(self, action: str, sql: str, args: Sequence[object] = ()) -> list[Row]:
+        with self._errors(action):
+            return self._connection().execute(sql, tuple(args)).fetchall()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def __enter__(self) -> Manifest:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    @property
+    def file(self) -> Path:
+        return self._file
+
+    # -- notes and chunks -------------------------------------------------------------------------------
+
+    content_hash = staticmethod(content_hash)
+
+    def note_fingerprints(self) -> dict[str, str]:
+        return dict(self._all("read notes", "SELECT path, fingerprint FROM notes"))
+
+    def note_stats(self) -> dict[str, NoteStat]:
+        """Every recorded note with its fingerprint, mtime (exactly as given), size and title."""
+        rows = self._all("read notes", "SELECT path, fingerprint, mtime, size, title FROM notes")
+        return {path: NoteStat(fingerprint, mtime, size, title) for path, fingerprint, mtime, size, title in rows}
+
+    def replace_note(
+        self, path: str, fingerprint: str, mtime: float, size: int, title: str, chunks: Sequence[Chunk]
+    ) -> NoteDelta:
+        """Records a note and its chunks in one transaction; on failure the old rows stay as they were.
+
+        `mtime` is stored exactly as given: pass `st_mtime_ns` (an int) for exact change detection.
+        """
+        for chunk in chunks:
+            if chunk.path != path:
+                raise ValueError(f"chunk {chunk.id!r} belongs to {chunk.path!r}, not {path!r}")
+        digests = [content_hash(c) for c in chunks]
+        stamps = [(json.dumps(list(c.tags)), float(c.mtime)) for c in chunks]
+        rows = [
+            (c.id, path, n, c.title, json.dumps(list(c.heading_path)), c.start_line, c.end_line, c.text,
+             c.index_text, stamps[n][0], stamps[n][1], digests[n])
+            for n, c in enumerate(chunks)
+        ]  # fmt: skip
+        with self._write(f"record {path}") as cur:
+            sql = "SELECT id, content_hash, tags, mtime FROM chunks WHERE path = ?"
+            old: dict[str, tuple[str, tuple[str, float]]] = {
+                cid: (digest, (tags, stamp)) for cid, digest, tags, stamp in cur.execute(sql, (path,))
+            }
+            cur.execute(
+                "INSERT INTO notes VALUES (?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET "
+                "fingerprint = excluded.fingerprint, mtime = excluded.mtime, size = excluded.size, "
+                "title = excluded.title",
+                (path, fingerprint, mtime, int(size), title),
+            )
+            cur.execute("DELETE FROM chunks WHERE path = ?", (path,))
+            # Plain INSERT: a duplicate id within the note fails the whole transaction instead of hiding a chunk.
+            cur.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            delta = NoteDelta(added=[], removed=sorted(set(old) - {c.id for c in chunks}), changed=[], restamped=[])
+            self._drop_vectors(cur, delta.removed)
+        for chunk, digest, stamp in zip(chunks, digests, stamps, strict=True):
+            before = old.get(chunk.id)
+            if before is None:
+                delta.added.append(chunk.id)
+            elif before[0] != digest:
+                delta.changed.append(chunk.id)
+            elif before[1] != stamp:
+                delta.restamped.append(chunk.id)
+        return delta
+
+    def remove_note(self, path: str) -> list[str]:
+        """Forgets a note; returns the ids of the chunks it had."""
+        with self._write(f"remove {path}") as cur:
+            ids = [r[0] for r in cur.execute("SELECT id FROM chunks WHERE path = ? ORDER BY ordinal", (path,))]
+            self._drop_vectors(cur, ids)
+            cur.execute("DELETE FROM chunks WHERE path = ?", (path,))
+            cur.execute("DELETE FROM notes WHERE path = ?", (path,))
+        return ids
+
+    def remove_prefix(self, folder: str) -> list[str]:
+        """Forgets every note under a folder (`Homelab` or `Homelab/`); returns the removed chunk ids."""
+        prefix = folder.strip("/") + "/"
+        if prefix == "/":
+            raise ValueError("remove_prefix needs a folder; refusing to forget the whole vault")
+        # substr, not LIKE: `_` and `%` are ordinary characters in folder names.
+        where = "substr(path, 1, ?) = ?"
+        args = (len(prefix), prefix)
+        with self._write(f"remove {prefix}") as cur:
+            ids = [r[0] for r in cur.execute(f"SELECT id FROM chunks WHERE {where} ORDER BY path, ordinal", args)]
+            self._drop_vectors(cur, ids)
+            cur.execute(f"DELETE FROM chunks WHERE {where}", args)
+            cur.execute(f"DELETE FROM notes WHERE {where}", args)
+        return ids
+
+    def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
+        """The chunks that exist among `ids` (missing ids are left out)."""
+        found: dict[str, Chunk] = {}
+        unique = list(dict.fromkeys(ids))
+        for start in range(0, len(unique), _PAGE):
+            page = unique[start : start + _PAGE]
+            marks = ",".join("?" * len(page))
+            sql = f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE id IN ({marks})"
+            for row in self._all("read chunks", sql, page):
+                chunk = row_chunk(row)
+                found[chunk.id] = chunk
+        return found
+
+    def get_chunk(self, chunk_id: str) -> Chunk | None:
+        return self.get_chunks([chunk_id]).get(chunk_id)
+
+    def iter_chunks(self) -> Iterator[Chunk]:
+        """Every chunk, by path then position, read a page at a time (writers may run in between)."""
+        last: tuple[str, int] = ("", -1)
+        sql = (
+            f"SELECT {CHUNK_COLUMNS}, ordinal FROM chunks WHERE (path, ordinal) > (?, ?) "
+            f"ORDER BY path, ordinal LIMIT {_PAGE}"
+        )
+        while True:
+            rows = self._all("read chunks", sql, last)
+            for row in rows:
+                yield row_chunk(row[:10])
+            if len(rows) < _PAGE:
+                return
+            last = (rows[-1][1], rows[-1][10])
+
+    def count_notes(self) -> int:
+        return int(self._all("count notes", "SELECT count(*) FROM notes")[0][0])
+
+    def count_chunks(self) -> int:
+        return int(self._all("count chunks", "SELECT count(*) FROM chunks")[0][0])
+
+    # -- vectors ----------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _drop_vectors(cur: sqlite3.Cursor, ids: Sequence[str]) -> None:
+        for start in range(0, len(ids), _PAGE):
+            page = list(ids[start : start + _PAGE])
+            cur.execute(f"DELETE FROM vectors WHERE chunk_id IN ({','.join('?' * len(page))})", page)
+
+    def mark_embedded(self, collection: str, items: Sequence[tuple[str, str]]) -> None:
+        """Records that `collection` holds a vector for each (chunk id, content hash).
+
+        Items whose chunk is gone or whose text changed meanwhile are skipped: their vector is an orphan
+        (or stale) and reconcile will treat it so.
+        """
+        if not items:
+            return
+        with self._write("mark embedded") as cur:
+            cur.executemany(
+                "INSERT INTO vectors SELECT ?, id, content_hash FROM chunks WHERE id = ? AND content_hash = ? "
+                "ON CONFLICT (collection, chunk_id) DO UPDATE SET content_hash = excluded.content_hash",
+                [(collection, cid, digest) for cid, digest in items],
+            )
+
+    def unembedded(self, collection: str) -> list[Chunk]:
+        """Chunks with no vector in `collection` for their current text, by path then position."""
+        cols = ", ".join(f"c.{name.strip()}" for name in CHUNK_COLUMNS.split(","))
+        sql = (
+            f"SELECT {cols} FROM chunks c LEFT JOIN vectors v ON v.collection = ? AND v.chunk_id = c.id "
+            "AND v.content_hash = c.content_hash WHERE v.chunk_id IS NULL ORDER BY c.path, c.ordinal"
+        )
+        return [row_chunk(row) for row in self._all("read unembedded", sql, (collection,))]
+
+    def embedded_ids(self, collection: str) -> set[str]:
+        """Ids of existing chunks with a vector in `collection` (stale or not); the store's other ids are orphans."""
+        rows = self._all("read vectors", "SELECT chunk_id FROM vectors WHERE collection = ?", (collection,))
+        return {r[0] for r in rows}
+
+    def forget_vectors(self, collection: str, ids: Sequence[str]) -> None:
+        """Forgets vectors the store lost (or that were deleted from it): their chunks count as unembedded."""
+        with self._write("forget vectors") as cur:
+            for start in range(0, len(ids), _PAGE):
+                page = list(ids[start : start + _PAGE])
+                marks = ",".join("?" * len(page))
+                cur.execute(f"DELETE FROM vectors WHERE collection = ? AND chunk_id IN ({marks})", [collection, *page])
+
+    def forget_collection(self, collection: str) -> None:
+        """Forgets every vector row of a collection (after dropping it, e.g. when the embedder changes)."""
+        with self._write("forget collection") as cur:
+            cur.execute("DELETE FROM vectors WHERE collection = ?", (collection,))
+
+    # -- meta -------------------------------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self._all("read meta", "SELECT value FROM meta WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._write("write meta") as cur:
+            cur.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))

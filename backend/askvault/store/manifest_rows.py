@@ -1,0 +1,79 @@
+"""The manifest's tables and rows: schema, row <-> Chunk conversion, content hashes and the note delta."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from askvault.model import Chunk
+
+SCHEMA_VERSION = 1
+MANIFEST_FILE = "manifest.sqlite"
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    # mtime NUMERIC: an int (st_mtime_ns) stays an exact int, a float stays a float.
+    "CREATE TABLE IF NOT EXISTS notes (path TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, mtime NUMERIC NOT NULL,"
+    " size INTEGER NOT NULL, title TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS chunks (id TEXT PRIMARY KEY, path TEXT NOT NULL, ordinal INTEGER NOT NULL,"
+    " title TEXT NOT NULL, heading_path TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,"
+    " text TEXT NOT NULL, index_text TEXT NOT NULL, tags TEXT NOT NULL, mtime REAL NOT NULL,"
+    " content_hash TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS chunks_by_path ON chunks (path, ordinal)",
+    "CREATE TABLE IF NOT EXISTS vectors (collection TEXT NOT NULL, chunk_id TEXT NOT NULL,"
+    " content_hash TEXT NOT NULL, PRIMARY KEY (collection, chunk_id))",
+    "CREATE INDEX IF NOT EXISTS vectors_by_chunk ON vectors (chunk_id)",
+)
+CHUNK_COLUMNS = "id, path, title, heading_path, start_line, end_line, text, index_text, tags, mtime"
+Row = tuple[Any, ...]
+"""sqlite3 rows are untyped; the schema above fixes each column's type."""
+
+
+def content_hash(chunk: Chunk) -> str:
+    """What `mark_embedded` wants beside a chunk id: sha256 of the embedded text."""
+    return hashlib.sha256(chunk.index_text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class NoteDelta:
+    """What `replace_note` changed, as chunk ids."""
+
+    added: list[str]
+    removed: list[str]
+    changed: list[str]
+    """Same id, new text: the vector must be recomputed."""
+    restamped: list[str] = field(default_factory=list)
+    """Same text (the vector still holds) but tags or mtime changed: refresh the vector payload only."""
+
+
+@dataclass(frozen=True, slots=True)
+class NoteStat:
+    """What the manifest knows about a note file, for change detection."""
+
+    fingerprint: str
+    mtime: float
+    """As recorded: `st_mtime_ns` (int) when the indexer passes that, for exact comparison."""
+    size: int
+    title: str
+
+    @property
+    def mtime_ns(self) -> int:
+        # Float seconds carry about a microsecond of precision; scaling by 1e9 directly adds float noise.
+        return self.mtime if isinstance(self.mtime, int) else round(self.mtime * 1_000_000) * 1000
+
+
+def row_chunk(row: Row) -> Chunk:
+    cid, path, title, heading, start, end, text, index_text, tags, mtime = row
+    return Chunk(
+        id=cid,
+        path=path,
+        title=title,
+        heading_path=tuple(json.loads(heading)),
+        start_line=start,
+        end_line=end,
+        text=text,
+        index_text=index_text,
+        tags=tuple(json.loads(tags)),
+        mtime=mtime,
+    )

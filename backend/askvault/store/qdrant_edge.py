@@ -1,0 +1,313 @@
+"""The embedded vector store: Qdrant's Rust engine in-process (qdrant-edge), one shard folder per collection.
+
+Search is exact (brute force over float32 vectors, filters applied inside the scan): at vault sizes it is a
+millisecond or two, recall is 1.0 by construction and there is no HNSW graph to build; see docs/decisions.md.
+Every engine call runs in a worker thread (the engine releases the GIL); writes are serialised by a lock and
+`close` waits for calls still running, so a shard is never closed under a query.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from qdrant_edge import (
+    Distance,
+    EdgeConfig,
+    EdgeOptimizersConfig,
+    EdgeShard,
+    EdgeVectorParams,
+    FieldCondition,
+    Filter,
+    MatchValue,
+    PayloadSchemaType,
+    Point,
+    Query,
+    QueryRequest,
+    RangeFloat,
+    ScrollRequest,
+    SearchParams,
+    UpdateOperation,
+)
+
+from askvault.errors import StoreError
+from askvault.model import Chunk, RankedId, SearchFilters
+from askvault.store.payload import (
+    CHUNK_ID,
+    FOLDERS,
+    KEYWORD_FIELDS,
+    MTIME,
+    TAGS,
+    chunk_payload,
+    collection_of,
+    filter_terms,
+    point_id,
+    storage_name,
+)
+
+T = TypeVar("T")
+
+_CONFIG_FILE = "edge_config.json"
+_UPSERT_BATCH = 256
+_SCROLL_PAGE = 2048
+
+# Folders opened by this process: a second open would fail on the engine's lock, and dropping an open
+# collection would pull the files from under it.
+_open_paths: set[Path] = set()
+_open_paths_lock = threading.Lock()
+
+
+def _config(dim: int) -> EdgeConfig:
+    # indexing_threshold=0 keeps segments plain: `optimize` then only vacuums deleted points and never
+    # spends seconds building an HNSW graph that exact search does not need.
+    return EdgeConfig(
+        vectors=EdgeVectorParams(size=dim, distance=Distance.Cosine),
+        optimizers=EdgeOptimizersConfig(indexing_threshold=0),
+    )
+
+
+def _describe(exc: Exception) -> str:
+    text = str(exc)
+    if "WouldBlock" in text:
+        return "it is open in another process (is another Ask Vault running on this vault?)"
+    return text
+
+
+def edge_filter(filters: SearchFilters) -> Filter | None:
+    terms = filter_terms(filters)
+    must: list[FieldCondition] = []
+    if terms.folder is not None:
+        must.append(FieldCondition(FOLDERS, match=MatchValue(terms.folder)))
+    if terms.tag is not None:
+        must.append(FieldCondition(TAGS, match=MatchValue(terms.tag)))
+    if terms.mtime_gte is not None or terms.mtime_lte is not None:
+        must.append(FieldCondition(MTIME, range=RangeFloat(gte=terms.mtime_gte, lte=terms.mtime_lte)))
+    return Filter(must=list(must)) if must else None
+
+
+class EdgeVectorStore:
+    """askvault.store.protocol.VectorStore on an in-process qdrant-edge shard. Create with `await open(...)`."""
+
+    def __init__(self, shard: EdgeShard, path: Path, collection: str, dim: int) -> None:
+        self._shard: EdgeShard | None = shard
+        self._path = path
+        self._collection = collection
+        self._dim = dim
+        self._write_lock = threading.Lock()
+        self._state = threading.Condition()
+        self._active = 0
+
+    @classmethod
+    async def open(cls, dir: Path, collection: str, dim: int) -> EdgeVectorStore:
+        """Opens (or creates) the collection's shard in `dir/<collection>`; its vectors must have `dim` values."""
+        if dim <= 0:
+            raise ValueError(f"vector dimension must be positive, not {dim}")
+        path = (dir / storage_name(collection)).resolve()
+        with _open_paths_lock:
+            if path in _open_paths:
+                raise StoreError(f"vector collection {collection!r} at {path} is already open in this process")
+            _open_paths.add(path)
+        try:
+            shard = await asyncio.to_thread(cls._load_or_create, path, collection, dim)
+        except BaseException:
+            with _open_paths_lock:
+                _open_paths.discard(path)
+            raise
+        return cls(shard, path, collection, dim)
+
+    @staticmethod
+    def _load_or_create(path: Path, collection: str, dim: int) -> EdgeShard:
+        exists = (path / _CONFIG_FILE).is_file()
+        try:
+            if exists:
+                shard = EdgeShard.load(str(path), _config(dim))
+            else:
+                path.mkdir(parents=True, exist_ok=True)
+                shard = EdgeShard.create(str(path), _config(dim))
+        except Exception as exc:
+            if "incompatible" in str(exc).lower():
+                raise StoreError(
+                    f"vector collection {collection!r} at {path} does not hold {dim}-d cosine vectors "
+                    f"({exc}); drop it to rebuild"
+                ) from exc
+            raise StoreError(f"cannot open vector collection {collection!r} at {path}: {_describe(exc)}") from exc
+        try:
+            indexed = set(shard.info().payload_schema)
+            for field in KEYWORD_FIELDS:
+                if field not in indexed:
+                    shard.update(UpdateOperation.create_field_index(field, PayloadSchemaType.Keyword))
+            if MTIME not in indexed:
+                shard.update(UpdateOperation.create_field_index(MTIME, PayloadSchemaType.Float))
+        except Exception as exc:
+            shard.close()
+            raise StoreError(f"cannot index payload of vector collection at {path}: {exc}") from exc
+        return shard
+
+    @property
+    def kind(self) -> str:
+        return "qdrant-edge (embedded)"
+
+    @property
+    def collection(self) -> str:
+        return self._collection
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    def _run(self, action: str, call: Callable[[EdgeShard], T], *, write: bool = False) -> T:
+        """Runs in a worker thread; counts itself active so `close` waits for it."""
+        with self._state:
+            shard = self._shard
+            if shard is None:
+                raise StoreError(f"vector collection {self._collection!r} is closed")
+            self._active += 1
+        try:
+            if write:
+                with self._write_lock:
+                    return call(shard)
+            return call(shard)
+        except StoreError:
+            raise
+        except Exception as exc:
+            raise StoreError(
+                f"vector collection {self._collection!r} at {self._path}: {action} failed: {_describe(exc)}"
+            ) from exc
+        finally:
+            with self._state:
+                self._active -= 1
+                self._state.notify_all()
+
+    def _check_dims(self, vectors: Sequence[Sequence[float]]) -> None:
+        for vector in vectors:
+            if len(vector) != self._dim:
+                raise StoreError(
+                    f"vector collection {self._collection!r} holds {self._dim}-d vectors, got one with "
+                    f"{len(vector)} values (did the embedding model change?)"
+                )
+
+    async def upsert(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
+        if len(chunks) != len(vectors):
+            raise ValueError(f"{len(chunks)} chunks but {len(vectors)} vectors")
+        self._check_dims(vectors)
+        if not chunks:
+            return
+
+        def write(shard: EdgeShard) -> None:
+            for start in range(0, len(chunks), _UPSERT_BATCH):
+                points = [
+                    Point(point_id(chunk.id), [float(x) for x in vector], chunk_payload(chunk))
+                    for chunk, vector in zip(
+                        chunks[start : start + _UPSERT_BATCH], vectors[start : start + _UPSERT_BATCH], strict=True
+                    )
+                ]
+                shard.update(UpdateOperation.upsert_points(points))
+
+        await asyncio.to_thread(self._run, "upsert", write, write=True)
+
+    async def delete(self, chunk_ids: Sequence[str]) -> None:
+        if not chunk_ids:
+            return
+        ids: list[str | int] = [point_id(chunk_id) for chunk_id in chunk_ids]
+
+        def write(shard: EdgeShard) -> None:
+            shard.update(UpdateOperation.delete_points(list(ids)))
+
+        await asyncio.to_thread(self._run, "delete", write, write=True)
+
+    async def refresh_payload(self, chunks: Sequence[Chunk]) -> None:
+        """Rewrites path/tags/mtime of chunks whose text (and so vector) did not change."""
+        if not chunks:
+            return
+
+        def write(shard: EdgeShard) -> None:
+            for chunk in chunks:
+                shard.update(UpdateOperation.set_payload([point_id(chunk.id)], chunk_payload(chunk)))
+
+        await asyncio.to_thread(self._run, "payload update", write, write=True)
+
+    async def search(self, vector: Sequence[float], limit: int, filters: SearchFilters) -> list[RankedId]:
+        if limit <= 0:
+            return []
+        self._check_dims([vector])
+        request = QueryRequest(
+            limit=limit,
+            query=Query.Nearest([float(x) for x in vector]),
+            filter=edge_filter(filters),
+            with_payload=[CHUNK_ID],
+            with_vector=False,
+            params=SearchParams(exact=True),
+        )
+        points = await asyncio.to_thread(self._run, "search", lambda shard: shard.query(request))
+        return [RankedId(str((p.payload or {})[CHUNK_ID]), float(p.score)) for p in points]
+
+    async def ids(self) -> set[str]:
+        def scan(shard: EdgeShard) -> set[str]:
+            found: set[str] = set()
+            offset: str | int | None = None
+            while True:
+                records, next_offset = shard.scroll(
+                    ScrollRequest(offset=offset, limit=_SCROLL_PAGE, with_payload=[CHUNK_ID], with_vector=False)
+                )
+                found.update(str((r.payload or {})[CHUNK_ID]) for r in records)
+                if next_offset is None:
+                    return found
+                offset = str(next_offset)
+
+        return await asyncio.to_thread(self._run, "listing ids", scan)
+
+    async def count(self) -> int:
+        return await asyncio.to_thread(self._run, "count", lambda shard: shard.info().points_count)
+
+    def _close_sync(self) -> None:
+        with self._state:
+            while self._active:
+                self._state.wait()
+            shard, self._shard = self._shard, None
+        if shard is None:
+            return
+        try:
+            with self._write_lock:
+                # Vacuums deleted points when enough have piled up; cheap on plain segments.
+                shard.optimize()
+                shard.flush()
+        except Exception as exc:
+            raise StoreError(f"vector collection at {self._path}: flush on close failed: {exc}") from exc
+        finally:
+            shard.close()
+            with _open_paths_lock:
+                _open_paths.discard(self._path)
+
+    async def close(self) -> None:
+        """Flushes and releases the shard; waits for calls still running. Safe to call twice."""
+        await asyncio.to_thread(self._close_sync)
+
+
+def list_collections(dir: Path) -> list[str]:
+    """Names of the collections stored under `dir` (one per embedder fingerprint), sorted."""
+    if not dir.is_dir():
+        return []
+    return sorted(collection_of(p.name) for p in dir.iterdir() if (p / _CONFIG_FILE).is_file())
+
+
+def drop_collection(dir: Path, name: str) -> bool:
+    """Deletes a closed collection's folder; False when there was none. Refuses one open in this process."""
+    path = (dir / storage_name(name)).resolve()
+    with _open_paths_lock:
+        if path in _open_paths:
+            raise StoreError(f"vector collection {name!r} is open; close it before dropping it")
+        if not path.exists():
+            return False
+        try:
+            shutil.rmtree(path)
+        except OSError as exc:
+            raise StoreError(f"cannot delete vector collection {name!r} at {path}: {exc}") from exc
+    return True

@@ -1,0 +1,100 @@
+"""The composition root: the only place that names concrete classes and connects them."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from askvault.ask.pipeline import AnswerPipeline
+from askvault.config import Config
+from askvault.embed.ollama import OllamaEmbedder
+from askvault.generate.ollama_chat import OllamaChatModel
+from askvault.index.dense_sync import sync_dense
+from askvault.index.indexer import Indexer
+from askvault.index.lock import IndexLock
+from askvault.retrieve.dense import DenseIndex
+from askvault.retrieve.hybrid import HybridSearcher
+from askvault.store.bm25 import Bm25Index
+from askvault.store.catalog import ChunkCatalog
+from askvault.store.manifest import Manifest
+from askvault.store.tokenize import Tokenizer
+from askvault.wiring.vectors import EdgeFactory, ServerFactory
+
+MANIFEST_FILE = "manifest.sqlite"
+
+
+@dataclass
+class Engine:
+    """Everything one vault needs, built once from the configuration and closed together."""
+
+    config: Config
+    manifest: Manifest
+    catalog: ChunkCatalog
+    keywords: Bm25Index
+    dense: DenseIndex
+    embedder: OllamaEmbedder
+    chat: OllamaChatModel
+    vectors: EdgeFactory | ServerFactory
+    indexer: Indexer
+    searcher: HybridSearcher
+    pipeline: AnswerPipeline
+
+    @property
+    def store_kind(self) -> str:
+        return self.vectors.kind
+
+
+def vault_id(config: Config) -> str:
+    """The per-vault folder's name doubles as the namespace for a shared Qdrant server."""
+    return config.store.data_dir.name
+
+
+@contextlib.asynccontextmanager
+async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIterator[Engine]:
+    """Takes the vault's writer lock, opens the stores and serves the last good index at once.
+
+    `sync_vectors` probes the embedding model and opens the current collection (embedding whatever a
+    previous run left without a vector), so dense search is ready when this returns; it never fails
+    because of Ollama (dense search just stays off, with the reason in `engine.dense.problem`).
+    """
+    data_dir = config.store.data_dir
+    data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    async with contextlib.AsyncExitStack() as stack:
+        lock = IndexLock(data_dir)
+        lock.acquire()
+        stack.callback(lock.release)
+        manifest = Manifest.open(data_dir / MANIFEST_FILE)
+        stack.callback(manifest.close)
+        embedder = OllamaEmbedder(config.ollama)
+        stack.push_async_callback(embedder.aclose)
+        chat = OllamaChatModel(config.ollama)
+        stack.push_async_callback(chat.aclose)
+        vectors: EdgeFactory | ServerFactory
+        if config.store.qdrant_url:
+            vectors = ServerFactory(config.store.qdrant_url, vault_id(config))
+        else:
+            vectors = EdgeFactory(data_dir / "vectors")
+        stack.push_async_callback(vectors.close)
+        catalog = ChunkCatalog()
+        keywords = Bm25Index(Tokenizer(config.retrieval.stem_language))
+        dense = DenseIndex(embedder=embedder)
+        indexer = Indexer(config.vault, config.chunk, manifest, catalog, keywords, dense, vectors)
+        searcher = HybridSearcher(catalog, keywords, dense, config.retrieval)
+        pipeline = AnswerPipeline(searcher, chat, config.prompt, config.retrieval)
+        await indexer.load()
+        if sync_vectors:
+            await sync_dense(manifest, dense, vectors)
+        yield Engine(
+            config=config,
+            manifest=manifest,
+            catalog=catalog,
+            keywords=keywords,
+            dense=dense,
+            embedder=embedder,
+            chat=chat,
+            vectors=vectors,
+            indexer=indexer,
+            searcher=searcher,
+            pipeline=pipeline,
+        )

@@ -1,0 +1,138 @@
+"""The sidecar's view of the engine: status, background reindex runs, live events, chunk lookups."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Mapping
+
+from askvault.errors import AskVaultError
+from askvault.index.report import Problem, Progress
+from askvault.model import Chunk
+from askvault.wiring import Engine
+from askvault.wiring.models import ModelMonitor
+
+log = logging.getLogger(__name__)
+
+MAX_FAILURES_SHOWN = 50
+SUBSCRIBER_QUEUE = 256
+
+
+class EngineControl:
+    """Implements `askvault.api.services.IndexControl` for a running engine."""
+
+    def __init__(self, engine: Engine, models: ModelMonitor) -> None:
+        self._engine = engine
+        self._models = models
+        self._task: asyncio.Task[None] | None = None
+        self._subscribers: set[asyncio.Queue[Mapping[str, object]]] = set()
+        self._run_error: Problem | None = None
+        engine.indexer.add_listener(self._on_progress)
+        models.add_listener(self._on_models)
+
+    # ----- IndexControl -----------------------------------------------------------------------
+    def status(self) -> Mapping[str, object]:
+        engine = self._engine
+        report = engine.indexer.last_report
+        progress = engine.indexer.progress
+        failures = [] if report is None else [*report.failed]
+        if self._run_error is not None:
+            failures.insert(0, self._run_error)
+        last_run: dict[str, object] | None = None
+        if report is not None:
+            last_run = {
+                "finished_at": report.finished_at,
+                "indexed": report.indexed,
+                "unchanged": report.unchanged,
+                "skipped": len(report.skipped),
+                "failed": len(report.failed),
+                "seconds": report.seconds,
+            }
+        indexing = engine.indexer.running
+        return {
+            "vault": {
+                "name": engine.config.vault.root.name,
+                "notes": engine.catalog.note_count(),
+                "chunks": len(engine.catalog),
+            },
+            "index": {
+                "state": "indexing" if indexing else "idle",
+                "done": progress.done if indexing else engine.catalog.note_count(),
+                "total": progress.total if indexing else engine.catalog.note_count(),
+                "last_run": last_run,
+                "failures": [{"path": p.path, "reason": p.reason} for p in failures[:MAX_FAILURES_SHOWN]],
+                "dense": engine.dense.state,
+            },
+            "models": self._models.snapshot(),
+            "store": engine.store_kind,
+        }
+
+    async def start_reindex(self, full: bool) -> bool:
+        if self.busy:
+            return False
+        self._task = asyncio.create_task(self._run(full), name="askvault-reindex")
+        return True
+
+    @property
+    def busy(self) -> bool:
+        return self._engine.indexer.running or (self._task is not None and not self._task.done())
+
+    async def subscribe(self) -> AsyncIterator[Mapping[str, object]]:
+        queue: asyncio.Queue[Mapping[str, object]] = asyncio.Queue(SUBSCRIBER_QUEUE)
+        self._subscribers.add(queue)
+        try:
+            while True:
+                yield await queue.get()
+        finally:
+            self._subscribers.discard(queue)
+
+    async def get_chunk(self, chunk_id: str) -> Chunk | None:
+        return self._engine.catalog.get(chunk_id)
+
+    # ----- internals --------------------------------------------------------------------------
+    async def _run(self, full: bool) -> None:
+        try:
+            await self._engine.indexer.run(full=full)
+            self._run_error = None
+        except AskVaultError as exc:
+            # e.g. VaultLooksEmpty: the index is kept, and the status says why.
+            self._run_error = Problem("(vault)", exc.message)
+            log.warning("index run refused: %s", exc.message)
+        except Exception:
+            self._run_error = Problem("(vault)", "the index run failed unexpectedly; see the sidecar log")
+            log.exception("index run failed")
+        self._on_models(self._models.snapshot())
+
+    async def wait(self) -> None:
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def cancel(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            await self.wait()
+
+    def _publish(self, event: Mapping[str, object]) -> None:
+        for queue in list(self._subscribers):
+            if queue.full():
+                # A slow reader loses intermediate progress, never the latest state.
+                with contextlib.suppress(asyncio.QueueEmpty):
+                    queue.get_nowait()
+            queue.put_nowait(event)
+
+    def _on_progress(self, progress: Progress) -> None:
+        indexing = progress.phase != "done"
+        self._publish(
+            {
+                "type": "index",
+                "state": "indexing" if indexing else "idle",
+                "phase": progress.phase,
+                "done": progress.done,
+                "total": progress.total,
+            }
+        )
+
+    def _on_models(self, models: Mapping[str, object]) -> None:
+        self._publish({"type": "models", "models": dict(models), "dense": self._engine.dense.state})

@@ -1,0 +1,105 @@
+"""`askvault serve`: the engine, the API, the watcher and the model monitor, started and stopped in order."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from askvault import __version__
+from askvault.api.app import create_app
+from askvault.api.discovery import remove_discovery, write_discovery
+from askvault.api.server import check_bind_host, serve
+from askvault.api.services import ApiServices
+from askvault.api.token import load_or_create_token
+from askvault.config import Config
+from askvault.index.watcher import VaultWatcher
+from askvault.wiring import Engine, open_engine
+from askvault.wiring.control import EngineControl
+from askvault.wiring.models import ModelMonitor
+
+log = logging.getLogger("askvault")
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """What `serve` prints once it listens."""
+
+    url: str
+    port: int
+    engine: Engine
+    models: dict[str, object]
+
+
+async def run_sidecar(
+    config: Config,
+    on_started: Callable[[Started], None] | None = None,
+    stop: asyncio.Event | None = None,
+    *,
+    reconcile_every_s: float = 300.0,
+    model_poll_s: float = 30.0,
+) -> None:
+    """Serves until `stop` is set or SIGINT/SIGTERM arrives.
+
+    The last good index answers at once; the start-up reconcile (notes changed while we were down) runs in
+    the background, then the watcher keeps the index fresh.
+    """
+    check_bind_host(config.server)
+    token = load_or_create_token(config.store.data_dir, config.vault.root)
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        async with open_engine(config, sync_vectors=False) as engine:
+            control: EngineControl | None = None
+
+            async def embed_model_appeared() -> None:
+                # The model was pulled while we ran: add vectors to the chunks we have, no re-chunking.
+                if control is not None and engine.dense.state != "ready":
+                    await control.start_reindex(False)
+
+            monitor = ModelMonitor(config.ollama, on_embed_available=embed_model_appeared, interval_s=model_poll_s)
+            control = EngineControl(engine, monitor)
+            services = ApiServices(searcher=engine.searcher, answerer=engine.pipeline, index=control)
+            app = create_app(services, config.server, token, config.server.port)
+            watcher = VaultWatcher(
+                config.vault.root, engine.indexer, reconcile_every_s=reconcile_every_s, reconcile_on_start=False
+            )
+            async with serve(app, config.server) as listening:
+                write_discovery(config.store.data_dir, config.server.host, listening.port, os.getpid(), __version__)
+                try:
+                    await monitor.start()
+                    await control.start_reindex(False)
+                    await watcher.start()
+                    if on_started is not None:
+                        on_started(
+                            Started(
+                                url=f"http://{_url_host(config.server.host)}:{listening.port}",
+                                port=listening.port,
+                                engine=engine,
+                                models=dict(monitor.snapshot()),
+                            )
+                        )
+                    await stop.wait()
+                finally:
+                    log.info("stopping")
+                    await watcher.stop()
+                    await monitor.stop()
+                    await control.cancel()
+                    # A cancelled run may still have a worker thread writing; the manifest closes after it.
+                    await engine.indexer.drain()
+                    remove_discovery(config.store.data_dir, os.getpid())
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(sig)
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host

@@ -1,0 +1,79 @@
+"""The two vector-store factories: the embedded engine in the data dir, or a Qdrant server."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from askvault.store.protocol import VectorStore
+from askvault.store.qdrant_edge import EdgeVectorStore, drop_collection, list_collections
+from askvault.store.qdrant_server import ServerVectorStore
+
+log = logging.getLogger(__name__)
+
+
+class EdgeFactory:
+    """Embedded Qdrant engine (qdrant-edge): one folder per collection under `<data dir>/vectors`."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._open: dict[str, EdgeVectorStore] = {}
+
+    @property
+    def kind(self) -> str:
+        return "qdrant-edge (embedded)"
+
+    async def open(self, collection: str, dim: int) -> VectorStore:
+        store = self._open.get(collection)
+        if store is None:
+            store = await EdgeVectorStore.open(self._root, collection, dim)
+            self._open[collection] = store
+        return store
+
+    async def retire_others(self, keep: str) -> None:
+        for name in list_collections(self._root):
+            if name == keep:
+                continue
+            store = self._open.pop(name, None)
+            if store is not None:
+                await store.close()
+            drop_collection(self._root, name)
+            log.info("dropped vector collection %s (another embedder's)", name)
+
+    async def close(self) -> None:
+        for store in self._open.values():
+            await store.close()
+        self._open.clear()
+
+
+class ServerFactory:
+    """A Qdrant server (`--qdrant-url`); collections are named per embedder fingerprint."""
+
+    def __init__(self, url: str, prefix: str) -> None:
+        self._url = url
+        self._prefix = prefix
+        self._open: dict[str, ServerVectorStore] = {}
+
+    @property
+    def kind(self) -> str:
+        return f"qdrant-server {self._url}"
+
+    async def open(self, collection: str, dim: int) -> VectorStore:
+        store = self._open.get(collection)
+        if store is None:
+            store = await ServerVectorStore.open(self._url, f"{self._prefix}{collection}", dim)
+            self._open[collection] = store
+        return store
+
+    async def retire_others(self, keep: str) -> None:
+        keep_name = f"{self._prefix}{keep}"
+        for name, store in list(self._open.items()):
+            if f"{self._prefix}{name}" != keep_name:
+                await store.drop()
+                await store.close()
+                del self._open[name]
+
+    async def close(self) -> None:
+        for store in self._open.values():
+            await store.close()
+        self._open.clear()

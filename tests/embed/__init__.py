@@ -1,0 +1,1 @@
+"""Tests for the embed stage: the Ollama embedder and per-model prefixes."""

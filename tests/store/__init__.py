@@ -1,0 +1,1 @@
+"""Tests for the store stage: manifest, vector stores, keyword index."""

@@ -1,0 +1,94 @@
+"""A shared corpus and checks for both vector stores: the same VectorStore contract, engine by engine."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from askvault.model import Chunk, SearchFilters
+from askvault.store.protocol import VectorStore
+from tests.fakes.ollama_server import fake_embedding
+
+DIM = 64
+FOLDERS = ["Homelab", "Homelab/Servers", "Homelab/Servers/Proxmox", "Projects", "Projects/Zettel", ""]
+TAGS = [(), ("homelab",), ("db", "homelab"), ("zettel",), ("db",)]
+VOCABULARY = (
+    "postgres port backup kodi maintenance workflow proxmox container storage zettel metaphor river memory "
+    "garden network vlan docker compose css variable theme index hash token cron schedule restore snapshot"
+)
+WORDS = VOCABULARY.split()
+
+
+def corpus(n: int = 150, seed: int = 7) -> list[Chunk]:
+    """Chunks spread over nested folders, tags and dates, with distinct texts (no exact vector ties)."""
+    rng = random.Random(seed)
+    chunks = []
+    for i in range(n):
+        folder = FOLDERS[i % len(FOLDERS)]
+        path = f"{folder}/note{i // 3}.md" if folder else f"note{i // 3}.md"
+        text = " ".join(rng.choice(WORDS) for _ in range(12)) + f" item{i}"
+        chunks.append(
+            Chunk(
+                id=f"{path}#{i}",
+                path=path,
+                title=f"note{i // 3}",
+                heading_path=("H",),
+                start_line=1,
+                end_line=5,
+                text=text,
+                index_text=text,
+                tags=TAGS[i % len(TAGS)],
+                mtime=1_700_000_000.0 + 3600.0 * i,
+            )
+        )
+    return chunks
+
+
+def embed(texts: list[str]) -> list[list[float]]:
+    return [fake_embedding(t, DIM) for t in texts]
+
+
+FILTER_CASES = [
+    pytest.param(SearchFilters(), id="none"),
+    pytest.param(SearchFilters(folder="Homelab"), id="folder"),
+    pytest.param(SearchFilters(folder="Homelab/Servers/"), id="subfolder-trailing-slash"),
+    pytest.param(SearchFilters(folder="Home"), id="folder-prefix-is-not-a-folder"),
+    pytest.param(SearchFilters(tag="#DB"), id="tag-hash-and-case"),
+    pytest.param(SearchFilters(modified_after=1_700_000_000.0 + 3600.0 * 100), id="after"),
+    pytest.param(SearchFilters(modified_before=1_700_000_000.0 + 3600.0 * 30), id="before-inclusive"),
+    pytest.param(
+        SearchFilters(folder="Homelab", tag="db", modified_after=1_700_000_000.0 + 3600.0 * 20), id="combined"
+    ),
+]
+
+
+def exact_top(
+    chunks: list[Chunk], vectors: list[list[float]], query: list[float], limit: int, filters: SearchFilters
+) -> list[tuple[str, float]]:
+    """Brute-force cosine top-k over the chunks `filters.accepts`, the reference for both engines."""
+    matrix = np.asarray(vectors, dtype=np.float64)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    q = np.asarray(query, dtype=np.float64)
+    q /= np.linalg.norm(q)
+    scores = matrix @ q
+    ranked = sorted(
+        ((c.id, float(s)) for c, s in zip(chunks, scores, strict=True) if filters.accepts(c)), key=lambda x: -x[1]
+    )
+    return ranked[:limit]
+
+
+async def check_search_is_exact(store: VectorStore, chunks: list[Chunk], filters: SearchFilters) -> None:
+    """Top-k from the store has the brute-force scores, and every returned id passes the filter."""
+    vectors = embed([c.index_text for c in chunks])
+    by_id = {c.id: c for c in chunks}
+    for query_text in ["postgres port backup", "kodi maintenance workflow", "garden river metaphor memory"]:
+        query = fake_embedding(query_text, DIM)
+        expected = exact_top(chunks, vectors, query, 10, filters)
+        got = await store.search(query, 10, filters)
+        assert [r.score for r in got] == pytest.approx([s for _, s in expected], abs=1e-5)
+        reference = dict(exact_top(chunks, vectors, query, len(chunks), SearchFilters()))
+        for hit in got:
+            assert filters.accepts(by_id[hit.chunk_id])
+            assert hit.score == pytest.approx(reference[hit.chunk_id], abs=1e-5)
