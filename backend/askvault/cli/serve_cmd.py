@@ -44,7 +44,7 @@ def print_banner(started: Started) -> None:
         f"Ask Vault is serving {vault.name} on {started.url}",
         f"  index: {len(started.engine.catalog)} chunks ready, reconciling with the vault in the background; "
         f"vectors: {started.engine.store_kind}",
-        "  plugin: install it with `askvault install-plugin --vault <vault>`; it finds this sidecar by itself "
+        f"  plugin: install it with `askvault install-plugin --vault {vault}`; it finds this sidecar by itself "
         f"(or paste the token from `askvault token --vault {vault}`).",
     ]
     embed_problem = _problem(started.models, "embed")

@@ -1,0 +1,1 @@
+"""Tests for the composition root and the sidecar lifecycle."""
