@@ -7,7 +7,7 @@ from pathlib import Path
 
 from askvault.store.protocol import VectorStore
 from askvault.store.qdrant_edge import EdgeVectorStore, drop_collection, list_collections
-from askvault.store.qdrant_server import ServerVectorStore
+from askvault.store.qdrant_server import ServerVectorStore, server_collection
 
 log = logging.getLogger(__name__)
 
@@ -49,9 +49,9 @@ class EdgeFactory:
 class ServerFactory:
     """A Qdrant server (`--qdrant-url`); collections are named per embedder fingerprint."""
 
-    def __init__(self, url: str, prefix: str) -> None:
+    def __init__(self, url: str, vault_id: str) -> None:
         self._url = url
-        self._prefix = prefix
+        self._vault_id = vault_id
         self._open: dict[str, ServerVectorStore] = {}
 
     @property
@@ -61,14 +61,14 @@ class ServerFactory:
     async def open(self, collection: str, dim: int) -> VectorStore:
         store = self._open.get(collection)
         if store is None:
-            store = await ServerVectorStore.open(self._url, f"{self._prefix}{collection}", dim)
+            store = await ServerVectorStore.open(self._url, server_collection(self._vault_id, collection), dim)
             self._open[collection] = store
         return store
 
     async def retire_others(self, keep: str) -> None:
-        keep_name = f"{self._prefix}{keep}"
+        # Only collections this process opened are known here; a server may hold other vaults' too.
         for name, store in list(self._open.items()):
-            if f"{self._prefix}{name}" != keep_name:
+            if name != keep:
                 await store.drop()
                 await store.close()
                 del self._open[name]
