@@ -1,0 +1,119 @@
+/**
+ * The page side of the e2e run: installs the `obsidian` shim as `require('obsidian')`, loads the built
+ * dist/main.js the way Obsidian does (a CommonJS function of require/module/exports), and exposes hooks the
+ * Node runner drives through Playwright.
+ */
+
+import * as obsidian from "../shim/obsidian";
+
+interface Manifest {
+	id: string;
+	name: string;
+	version: string;
+	minAppVersion: string;
+}
+
+interface PluginLike extends obsidian.Plugin {
+	settings: Record<string, unknown>;
+}
+
+type PluginClass = new (app: obsidian.App, manifest: Manifest) => PluginLike;
+type MainFactory = (require: (id: string) => unknown, module: { exports: Record<string, unknown> }, exports: Record<string, unknown>) => void;
+
+declare global {
+	interface Window {
+		/** Set by /plugin.js, which the static server wraps around dist/main.js. */
+		askVaultMain?: MainFactory;
+		askVaultHarness: Harness;
+	}
+}
+
+export interface RequestRecord {
+	url: string;
+	method: string;
+	body: string | null;
+}
+
+/** Every request the plugin makes through window.fetch, for the runner to inspect. */
+const requests: RequestRecord[] = [];
+const realFetch = window.fetch.bind(window);
+window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+	const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+	requests.push({ url, method: init?.method ?? "GET", body: typeof init?.body === "string" ? init.body : null });
+	return realFetch(input, init);
+};
+
+function shimRequire(id: string): unknown {
+	if (id === "obsidian") return obsidian;
+	throw new Error(`Cannot find module '${id}' (the e2e page has no Node modules)`);
+}
+
+class Harness {
+	readonly obsidian = obsidian;
+	readonly records = obsidian.records;
+	readonly requests = requests;
+	app: obsidian.App | null = null;
+	plugin: PluginLike | null = null;
+
+	/** Loads the plugin from /plugin.js into a fresh app whose settings point at the sidecar. */
+	async boot(options: { sidecarUrl: string; token: string | null }): Promise<void> {
+		const manifest = (await (await window.fetch("/manifest.json")).json()) as Manifest;
+		const root = document.getElementById("app");
+		if (!root) throw new Error("no #app");
+		const app = new obsidian.App(root);
+		if (options.token) app.secretStorage.setSecret("ask-vault-token", options.token);
+		const factory = window.askVaultMain;
+		if (!factory) throw new Error("plugin.js did not load");
+		const module: { exports: Record<string, unknown> } = { exports: {} };
+		factory(shimRequire, module, module.exports);
+		const Main = module.exports.default as PluginClass;
+		const plugin = new Main(app, manifest);
+		plugin.setData({ sidecarUrl: options.sidecarUrl });
+		await plugin.loadAsync();
+		app.workspace.setLayoutReady();
+		this.app = app;
+		this.plugin = plugin;
+		this.mountNote();
+	}
+
+	/** A static note in the main area, so screenshots look like a workspace. */
+	private mountNote(): void {
+		const main = document.querySelector(".workspace-split.mod-root");
+		if (!main) return;
+		const note = main.createDiv({ cls: "harness-note" });
+		note.createEl("h1", { text: "Homelab" });
+		note.createEl("p", { text: "Services on the NAS: Postgres, backups, Kodi. Ask Vault answers from these notes." });
+	}
+
+	command(id: string): boolean {
+		return this.app?.executeCommandById(`ask-vault:${id}`) ?? false;
+	}
+
+	/** The chat view, found the way the plugin finds it (never kept). */
+	view(): (obsidian.View & { state: { turns: { status: string; text: string; retrieval: unknown }[] }; renderCounts(): number[] }) | null {
+		const leaf = this.app?.workspace.getLeavesOfType("ask-vault-chat")[0];
+		return (leaf?.view as never) ?? null;
+	}
+
+	/** Records every distinct text of answer bodies as it changes (proves renders happen while streaming). */
+	watchAnswers(): () => string[] {
+		const seen: string[] = [];
+		const observer = new MutationObserver(() => {
+			const bodies = document.querySelectorAll(".ask-vault-answer-body");
+			const last = bodies[bodies.length - 1];
+			const text = last?.textContent ?? "";
+			if (text !== "" && seen[seen.length - 1] !== text) seen.push(text);
+		});
+		observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+		return () => {
+			observer.disconnect();
+			return seen;
+		};
+	}
+
+	unload(): void {
+		this.plugin?.unload();
+	}
+}
+
+window.askVaultHarness = new Harness();

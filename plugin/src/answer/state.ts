@@ -1,0 +1,142 @@
+/** The conversation as plain data, and the reducer that folds user actions and stream events into it. */
+
+import type { AskEvent, AskRequest, DoneEvent, HistoryMessage, RetrievalEvent } from "../sidecar/wire";
+
+export type TurnStatus = "waiting" | "streaming" | "done" | "stopped" | "error";
+
+export interface TurnError {
+	code: string;
+	message: string;
+}
+
+export interface Turn {
+	id: number;
+	/** What the user typed, shown in the conversation. */
+	question: string;
+	/** Where the question came from, e.g. "About Note title"; null for a plain question. */
+	context: string | null;
+	/** The exact request sent (history included), kept so "Retry" sends the same thing again. */
+	request: AskRequest;
+	status: TurnStatus;
+	retrieval: RetrievalEvent | null;
+	/** The answer so far: streamed tokens, replaced by `done.answer` at the end. */
+	text: string;
+	done: DoneEvent | null;
+	error: TurnError | null;
+}
+
+export interface Conversation {
+	turns: Turn[];
+	nextId: number;
+}
+
+export type Action =
+	| { type: "ask"; question: string; context: string | null; request: AskRequest }
+	| { type: "event"; turnId: number; event: AskEvent }
+	| { type: "failed"; turnId: number; error: TurnError }
+	| { type: "stopped"; turnId: number }
+	| { type: "ended"; turnId: number }
+	| { type: "retry"; turnId: number }
+	| { type: "reset" };
+
+export const emptyConversation: Conversation = { turns: [], nextId: 1 };
+
+/** The most history the sidecar accepts. */
+export const MAX_HISTORY = 20;
+
+const TERMINAL: ReadonlySet<TurnStatus> = new Set(["done", "stopped", "error"]);
+
+export function isRunning(turn: Turn): boolean {
+	return !TERMINAL.has(turn.status);
+}
+
+export function reduce(state: Conversation, action: Action): Conversation {
+	switch (action.type) {
+		case "reset":
+			return { turns: [], nextId: state.nextId };
+		case "ask": {
+			const turn: Turn = {
+				id: state.nextId,
+				question: action.question,
+				context: action.context,
+				request: action.request,
+				status: "waiting",
+				retrieval: null,
+				text: "",
+				done: null,
+				error: null,
+			};
+			return { turns: [...state.turns, turn], nextId: state.nextId + 1 };
+		}
+		case "retry":
+			return update(state, action.turnId, (t) =>
+				isRunning(t) ? t : { ...t, status: "waiting", retrieval: null, text: "", done: null, error: null },
+			);
+		case "event":
+			return update(state, action.turnId, (t) => (isRunning(t) ? applyEvent(t, action.event) : t));
+		case "failed":
+			return update(state, action.turnId, (t) => (isRunning(t) ? { ...t, status: "error", error: action.error } : t));
+		case "stopped":
+			return update(state, action.turnId, (t) => (isRunning(t) ? { ...t, status: "stopped" } : t));
+		case "ended":
+			return update(state, action.turnId, (t) =>
+				isRunning(t)
+					? {
+							...t,
+							status: "error",
+							error: { code: "stream_ended", message: "The answer stream ended before the answer was finished." },
+						}
+					: t,
+			);
+	}
+}
+
+function applyEvent(turn: Turn, event: AskEvent): Turn {
+	switch (event.type) {
+		case "retrieval":
+			return { ...turn, status: "streaming", retrieval: event };
+		case "token":
+			return { ...turn, status: "streaming", text: turn.text + event.text };
+		case "done":
+			return { ...turn, status: "done", text: event.answer, done: event };
+		case "error":
+			return {
+				...turn,
+				status: "error",
+				text: event.partial.length > turn.text.length ? event.partial : turn.text,
+				error: { code: event.code, message: event.message },
+			};
+	}
+}
+
+function update(state: Conversation, turnId: number, fn: (turn: Turn) => Turn): Conversation {
+	let changed = false;
+	const turns = state.turns.map((t) => {
+		if (t.id !== turnId) return t;
+		const next = fn(t);
+		changed = changed || next !== t;
+		return next;
+	});
+	return changed ? { ...state, turns } : state;
+}
+
+/**
+ * The history to send with a new question: earlier finished exchanges (and stopped ones that got some text),
+ * oldest first, trimmed to the last `MAX_HISTORY` messages. Failed turns are left out: the model never
+ * answered them.
+ */
+export function historyBefore(state: Conversation, turnId: number | null = null): HistoryMessage[] {
+	const messages: HistoryMessage[] = [];
+	for (const turn of state.turns) {
+		if (turnId !== null && turn.id >= turnId) break;
+		const answered = turn.status === "done" || (turn.status === "stopped" && turn.text.trim() !== "");
+		if (!answered) continue;
+		messages.push({ role: "user", content: turn.request.question });
+		messages.push({ role: "assistant", content: turn.text });
+	}
+	return messages.slice(-MAX_HISTORY);
+}
+
+export function findTurn(state: Conversation, turnId: number): Turn | undefined {
+	return state.turns.find((t) => t.id === turnId);
+}

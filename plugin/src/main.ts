@@ -1,0 +1,62 @@
+/** Ask Vault's entry point: the plugin lifecycle only; everything else lives in src/. */
+
+import { Plugin } from "obsidian";
+import { CHAT_ICON, HOVER_SOURCE_DISPLAY, VIEW_TYPE_CHAT } from "./constants";
+import { registerCommands } from "./plugin/commands";
+import { SidecarConnection } from "./plugin/connection";
+import type { AskInput } from "./plugin/host";
+import { TokenStore } from "./plugin/tokenStore";
+import { type AskVaultSettings, DEFAULT_SETTINGS, parseSettings } from "./settings";
+import { ChatView } from "./ui/chatView";
+import { AskVaultSettingTab } from "./ui/settingTab";
+import { StatusBar } from "./ui/statusBar";
+
+export default class AskVaultPlugin extends Plugin {
+	settings: AskVaultSettings = { ...DEFAULT_SETTINGS };
+	connection!: SidecarConnection;
+
+	async onload(): Promise<void> {
+		this.settings = parseSettings(await this.loadData());
+		// Streaming needs fetch: Obsidian's requestUrl buffers whole bodies (see README).
+		this.connection = new SidecarConnection(this.app, () => this.settings, new TokenStore(this.app), (url, init) =>
+			window.fetch(url, init),
+		);
+
+		this.registerView(VIEW_TYPE_CHAT, (leaf) => new ChatView(leaf, this));
+		this.registerHoverLinkSource(VIEW_TYPE_CHAT, { display: HOVER_SOURCE_DISPLAY, defaultMod: false });
+		this.addRibbonIcon(CHAT_ICON, "Open chat", () => void this.openChat());
+		registerCommands(this, this);
+		this.addSettingTab(new AskVaultSettingTab(this.app, this, this));
+
+		const statusEl = this.addStatusBarItem();
+		const statusBar = new StatusBar(statusEl, this.connection.state, () => this.connection.reconnect());
+		this.registerDomEvent(statusEl, "click", () => statusBar.explain());
+		this.register(this.connection.onChange((state) => statusBar.update(state)));
+
+		this.app.workspace.onLayoutReady(() => void this.connection.start());
+		this.register(() => this.connection.stop());
+	}
+
+	async saveSettings(): Promise<void> {
+		await this.saveData(this.settings);
+	}
+
+	/** Reveals the chat pane in the right sidebar (creating it if needed) and returns its view. */
+	async openChat(): Promise<ChatView | null> {
+		const { workspace } = this.app;
+		let leaf = workspace.getLeavesOfType(VIEW_TYPE_CHAT)[0] ?? null;
+		if (!leaf) {
+			leaf = workspace.getRightLeaf(false);
+			if (!leaf) return null;
+			await leaf.setViewState({ type: VIEW_TYPE_CHAT, active: true });
+		}
+		await workspace.revealLeaf(leaf);
+		await leaf.loadIfDeferred();
+		return leaf.view instanceof ChatView ? leaf.view : null;
+	}
+
+	async askInChat(input: AskInput): Promise<void> {
+		const view = await this.openChat();
+		view?.ask(input);
+	}
+}

@@ -1,0 +1,88 @@
+/** The commands (stable ids, no default hotkeys): open chat, ask, ask about note or selection, search, reindex. */
+
+import { Notice, type Plugin, type TFile } from "obsidian";
+import { aboutNote, aboutSelection, type NoteRef } from "../answer/question";
+import { AskModal } from "../ui/askModal";
+import { SearchModal } from "../ui/searchModal";
+import type { AskInput, AskVaultHost } from "./host";
+
+export interface CommandHost extends AskVaultHost {
+	openChat(): Promise<unknown>;
+	askInChat(input: AskInput): Promise<void>;
+}
+
+function noteRef(file: TFile): NoteRef {
+	return { path: file.path, title: file.basename };
+}
+
+export function registerCommands(plugin: Plugin, host: CommandHost): void {
+	const { app } = plugin;
+
+	plugin.addCommand({
+		id: "open-chat",
+		name: "Open chat",
+		callback: () => void host.openChat(),
+	});
+
+	plugin.addCommand({
+		id: "ask",
+		name: "Ask a question",
+		callback: () => new AskModal(app, null, (question) => void host.askInChat({ question })).open(),
+	});
+
+	plugin.addCommand({
+		id: "ask-about-note",
+		name: "Ask about current note",
+		checkCallback: (checking) => {
+			const file = app.workspace.getActiveFile();
+			if (!file || file.extension !== "md") return false;
+			if (!checking) {
+				const note = noteRef(file);
+				const context = `About "${note.title}"`;
+				new AskModal(app, context, (question) => {
+					const scoped = aboutNote(question, note);
+					void host.askInChat({ question, text: scoped.question, context: scoped.context, filters: scoped.filters });
+				}).open();
+			}
+			return true;
+		},
+	});
+
+	plugin.addCommand({
+		id: "ask-about-selection",
+		name: "Ask about selection",
+		editorCheckCallback: (checking, editor, ctx) => {
+			const selection = editor.getSelection();
+			if (selection.trim() === "") return false;
+			if (!checking) {
+				const file = ctx.file;
+				const note = file ? noteRef(file) : null;
+				const label = note ? `About a selection in "${note.title}"` : "About a selection";
+				new AskModal(app, label, (question) => {
+					const scoped = aboutSelection(question, selection, note);
+					void host.askInChat({ question, text: scoped.question, context: scoped.context });
+				}).open();
+			}
+			return true;
+		},
+	});
+
+	plugin.addCommand({
+		id: "search",
+		name: "Search vault",
+		callback: () => new SearchModal(app, host.connection.client, host.settings.topK).open(),
+	});
+
+	plugin.addCommand({
+		id: "reindex",
+		name: "Reindex vault",
+		callback: async () => {
+			try {
+				const outcome = await host.connection.client.reindex();
+				new Notice(outcome === "accepted" ? "Ask Vault: reindexing started." : "Ask Vault is already indexing.");
+			} catch (e) {
+				new Notice(`Reindex failed: ${e instanceof Error ? e.message : String(e)}`);
+			}
+		},
+	});
+}

@@ -1,0 +1,135 @@
+/** The plugin's link to its sidecar: endpoint resolution (settings, token, discovery), the client, the event feed, and the child process it may own. */
+
+import { type App, FileSystemAdapter, Notice, Platform } from "obsidian";
+import { discover } from "../desktop/discovery";
+import { type SidecarProcess, startSidecar } from "../desktop/sidecarProcess";
+import { type AskVaultSettings, serveArgs } from "../settings";
+import { type FetchLike, SidecarClient } from "../sidecar/client";
+import { type Discovered, resolveEndpoint, type ResolvedEndpoint } from "../sidecar/endpoint";
+import { type ConnectionState, EventsWatcher } from "../sidecar/events";
+import type { TokenStore } from "./tokenStore";
+
+/** Discovery files are re-read at most this often (every request resolves the endpoint). */
+const DISCOVERY_TTL_MS = 2000;
+
+export class SidecarConnection {
+	readonly client: SidecarClient;
+	private readonly watcher: EventsWatcher;
+	private readonly listeners = new Set<(state: ConnectionState) => void>();
+	private discovered: Discovered | null = null;
+	private discoveredAt = 0;
+	private child: SidecarProcess | null = null;
+	private stopped = false;
+	lastEndpoint: ResolvedEndpoint | null = null;
+
+	constructor(
+		private readonly app: App,
+		private readonly settings: () => AskVaultSettings,
+		readonly tokens: TokenStore,
+		fetchFn: FetchLike,
+	) {
+		this.client = new SidecarClient(() => this.endpoint(), fetchFn);
+		this.watcher = new EventsWatcher(
+			{ events: (signal) => this.client.events(signal) },
+			(state) => this.listeners.forEach((l) => l(state)),
+			{ setTimeout: (fn, ms) => window.setTimeout(fn, ms), clearTimeout: (id) => window.clearTimeout(id) },
+		);
+	}
+
+	get state(): ConnectionState {
+		return this.watcher.current;
+	}
+
+	/** True when the plugin started the sidecar process itself. */
+	get ownsSidecar(): boolean {
+		return this.child !== null;
+	}
+
+	onChange(listener: (state: ConnectionState) => void): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	async start(): Promise<void> {
+		this.stopped = false;
+		if (this.settings().autoStart) await this.ensureSidecar();
+		this.watcher.start();
+	}
+
+	stop(): void {
+		this.stopped = true;
+		this.watcher.stop();
+		this.child?.stop();
+		this.child = null;
+	}
+
+	/** After the URL or token changed: forget what discovery cached and reconnect now. */
+	reconnect(): void {
+		this.discoveredAt = 0;
+		this.watcher.reconnectNow();
+	}
+
+	/** After sidecar options changed: stop the sidecar this plugin started (if any) and start it again. */
+	async restartSidecar(): Promise<void> {
+		const previous = this.child;
+		this.child = null;
+		if (previous) {
+			previous.stop();
+			await previous.exited;
+		}
+		if (this.settings().autoStart) await this.ensureSidecar();
+		this.reconnect();
+	}
+
+	/** The vault's folder on disk (desktop only; null on mobile or in a browser). */
+	vaultPath(): string | null {
+		if (!Platform.isDesktopApp) return null;
+		const adapter = this.app.vault.adapter;
+		return adapter instanceof FileSystemAdapter ? adapter.getBasePath() : null;
+	}
+
+	async endpoint(): Promise<ResolvedEndpoint> {
+		const discovered = await this.discovery();
+		const resolved = resolveEndpoint(this.settings().sidecarUrl, this.tokens.get(), discovered);
+		this.lastEndpoint = resolved;
+		return resolved;
+	}
+
+	private async discovery(force = false): Promise<Discovered | null> {
+		const vault = this.vaultPath();
+		if (vault === null) return null;
+		const now = Date.now();
+		if (force || now - this.discoveredAt > DISCOVERY_TTL_MS) {
+			const dataDir = this.settings().dataDir;
+			this.discovered = await discover(vault, dataDir === "" ? null : dataDir).catch(() => null);
+			this.discoveredAt = now;
+		}
+		return this.discovered;
+	}
+
+	/** Starts `askvault serve` unless a sidecar for this vault (or anything at the URL) already answers. */
+	private async ensureSidecar(): Promise<void> {
+		const vault = this.vaultPath();
+		if (vault === null || this.child !== null) return;
+		const found = await this.discovery(true);
+		if (found?.url) return;
+		if (await this.client.health()) return;
+		const settings = this.settings();
+		let child: SidecarProcess;
+		try {
+			child = await startSidecar(settings.command, serveArgs(settings, vault));
+		} catch (e) {
+			new Notice(`Ask Vault could not start "${settings.command}": ${e instanceof Error ? e.message : String(e)}`);
+			return;
+		}
+		this.child = child;
+		void child.exited.then((exit) => {
+			if (this.child !== child) return;
+			this.child = null;
+			if (this.stopped) return;
+			const how = exit.code !== null ? `exit code ${exit.code}` : `signal ${exit.signal ?? "unknown"}`;
+			const tail = exit.stderrTail.split("\n").slice(-3).join(" ");
+			new Notice(`Ask Vault: the sidecar stopped (${how}). ${tail}`.trim(), 15_000);
+		});
+	}
+}

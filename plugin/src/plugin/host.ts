@@ -1,0 +1,20 @@
+/** What views, modals and commands need from the plugin, so they never import main.ts. */
+
+import type { Filters } from "../sidecar/wire";
+import type { AskVaultSettings } from "../settings";
+import type { SidecarConnection } from "./connection";
+
+export interface AskInput {
+	/** What the user typed (shown in the conversation). */
+	question: string;
+	/** What is sent to the sidecar; defaults to `question`. */
+	text?: string;
+	/** A label such as `About "Kodi"`, shown above the question. */
+	context?: string;
+	filters?: Filters;
+}
+
+export interface AskVaultHost {
+	readonly settings: AskVaultSettings;
+	readonly connection: SidecarConnection;
+}

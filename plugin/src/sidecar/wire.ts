@@ -1,0 +1,199 @@
+/** Wire types of the sidecar HTTP API (docs/api.md, version 1), each with the schema that checks it at runtime. */
+
+import { arr, bool, type Infer, literal, nullable, num, obj, parse, record, SchemaError, str, withDefault } from "./schema";
+
+export const API_VERSION = 1;
+
+const modelStatus = obj({ name: str, ok: bool, problem: nullable(str) });
+const modelsStatus = obj({ embed: modelStatus, chat: modelStatus });
+
+export const statusBody = obj({
+	api_version: num,
+	version: str,
+	capabilities: arr(str),
+	vault: obj({ name: str, notes: num, chunks: num }),
+	index: obj({
+		state: literal("idle", "indexing"),
+		done: num,
+		total: num,
+		last_run: nullable(
+			obj({
+				finished_at: str,
+				indexed: num,
+				unchanged: num,
+				skipped: num,
+				failed: num,
+				seconds: num,
+			}),
+		),
+		failures: withDefault(arr(obj({ path: str, reason: str })), []),
+		dense: literal("ready", "building", "off"),
+	}),
+	models: modelsStatus,
+	store: str,
+});
+export type StatusBody = Infer<typeof statusBody>;
+export type ModelsStatus = Infer<typeof modelsStatus>;
+
+const term = obj({ term: str, df: num, idf: num });
+export type QueryTerm = Infer<typeof term>;
+const counts = obj({ dense: num, keyword: num });
+const timings = record(nullable(num));
+
+const hitFields = {
+	id: str,
+	path: str,
+	title: str,
+	heading_path: arr(str),
+	start_line: num,
+	end_line: num,
+	text: str,
+	dense_rank: nullable(num),
+	keyword_rank: nullable(num),
+	fused_score: num,
+};
+const searchResult = obj(hitFields);
+export type SearchResult = Infer<typeof searchResult>;
+
+export const searchBody = obj({
+	query: str,
+	terms: arr(term),
+	counts,
+	results: arr(searchResult),
+	timings_ms: timings,
+});
+export type SearchBody = Infer<typeof searchBody>;
+
+const source = obj({ ...hitFields, n: nullable(num), sent: bool });
+export type Source = Infer<typeof source>;
+
+const promptMessage = obj({ role: str, content: str });
+export type PromptMessage = Infer<typeof promptMessage>;
+
+const retrievalEvent = obj({
+	type: literal("retrieval"),
+	question: str,
+	query: str,
+	rewritten: bool,
+	terms: arr(term),
+	counts,
+	sources: arr(source),
+	sent: arr(str),
+	prompt: arr(promptMessage),
+	timings_ms: timings,
+});
+const tokenEvent = obj({ type: literal("token"), text: str });
+const metrics = obj({
+	embed_ms: nullable(num),
+	retrieval_ms: nullable(num),
+	first_token_ms: nullable(num),
+	generation_ms: nullable(num),
+	total_ms: nullable(num),
+	prompt_tokens: nullable(num),
+	completion_tokens: nullable(num),
+});
+const doneEvent = obj({
+	type: literal("done"),
+	answer: str,
+	citations: arr(num),
+	invalid_citations: withDefault(arr(num), []),
+	no_results: bool,
+	metrics,
+});
+const errorEvent = obj({ type: literal("error"), code: str, message: str, partial: withDefault(str, "") });
+
+export type RetrievalEvent = Infer<typeof retrievalEvent>;
+export type TokenEvent = Infer<typeof tokenEvent>;
+export type DoneEvent = Infer<typeof doneEvent>;
+export type ErrorEvent = Infer<typeof errorEvent>;
+export type Metrics = Infer<typeof metrics>;
+export type AskEvent = RetrievalEvent | TokenEvent | DoneEvent | ErrorEvent;
+
+export const chunkBody = obj({
+	id: str,
+	path: str,
+	title: str,
+	heading_path: arr(str),
+	start_line: num,
+	end_line: num,
+	text: str,
+});
+export type ChunkBody = Infer<typeof chunkBody>;
+
+export const errorBody = obj({ error: obj({ code: str, message: str }) });
+export type ErrorBody = Infer<typeof errorBody>;
+
+const statusServerEvent = obj({ type: literal("status"), status: statusBody });
+const indexServerEvent = obj({ type: literal("index"), state: literal("idle", "indexing"), done: num, total: num });
+const modelsServerEvent = obj({ type: literal("models"), models: modelsStatus });
+const heartbeatServerEvent = obj({ type: literal("heartbeat") });
+export type ServerEvent =
+	| Infer<typeof statusServerEvent>
+	| Infer<typeof indexServerEvent>
+	| Infer<typeof modelsServerEvent>
+	| Infer<typeof heartbeatServerEvent>;
+
+function typeOf(value: unknown): string {
+	if (typeof value !== "object" || value === null || !("type" in value) || typeof value.type !== "string") {
+		throw new SchemaError("type", "an event type");
+	}
+	return value.type;
+}
+
+/** Checks one line of the /api/ask stream; null for an event type this version does not know (skipped). */
+export function parseAskEvent(value: unknown): AskEvent | null {
+	switch (typeOf(value)) {
+		case "retrieval":
+			return parse(retrievalEvent, value);
+		case "token":
+			return parse(tokenEvent, value);
+		case "done":
+			return parse(doneEvent, value);
+		case "error":
+			return parse(errorEvent, value);
+		default:
+			return null;
+	}
+}
+
+/** Checks one line of the /api/events stream; null for an event type this version does not know (skipped). */
+export function parseServerEvent(value: unknown): ServerEvent | null {
+	switch (typeOf(value)) {
+		case "status":
+			return parse(statusServerEvent, value);
+		case "index":
+			return parse(indexServerEvent, value);
+		case "models":
+			return parse(modelsServerEvent, value);
+		case "heartbeat":
+			return parse(heartbeatServerEvent, value);
+		default:
+			return null;
+	}
+}
+
+export interface Filters {
+	folder?: string;
+	tag?: string;
+	modified_after?: string | number;
+	modified_before?: string | number;
+}
+
+export interface HistoryMessage {
+	role: "user" | "assistant";
+	content: string;
+}
+
+export interface AskRequest {
+	question: string;
+	history?: HistoryMessage[];
+	k?: number;
+	filters?: Filters;
+}
+
+export interface SearchRequest {
+	query: string;
+	k?: number;
+	mode?: "hybrid" | "dense" | "keyword";
+	filters?: Filters;
+}

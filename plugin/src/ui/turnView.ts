@@ -1,0 +1,123 @@
+/** The DOM of one question and its answer: text, status, error with "Retry", sources sent, inspector. */
+
+import type { App, Component } from "obsidian";
+import { headingTrail, sentSources } from "../answer/citations";
+import type { Turn } from "../answer/state";
+import type { Source } from "../sidecar/wire";
+import { linkifyCitations, markSource } from "./citationDom";
+import { renderInspector } from "./inspector";
+import { MarkdownStream } from "./markdownStream";
+
+export class TurnView {
+	readonly el: HTMLElement;
+	private readonly bodyEl: HTMLElement;
+	private readonly statusEl: HTMLElement;
+	private readonly sourcesEl: HTMLElement;
+	private readonly inspectorEl: HTMLDetailsElement;
+	private readonly inspectorBody: HTMLElement;
+	private readonly stream: MarkdownStream;
+	private turn: Turn;
+	private sourcesByN = new Map<number, Source>();
+
+	constructor(
+		parent: HTMLElement,
+		app: App,
+		owner: Component,
+		turn: Turn,
+	) {
+		this.turn = turn;
+		this.el = parent.createDiv({ cls: "ask-vault-turn", attr: { "data-turn": turn.id } });
+		const q = this.el.createDiv({ cls: "ask-vault-question" });
+		if (turn.context) q.createDiv({ cls: "ask-vault-question-context", text: turn.context });
+		q.createDiv({ cls: "ask-vault-question-text", text: turn.question });
+		const answer = this.el.createDiv({ cls: "ask-vault-answer" });
+		this.bodyEl = answer.createDiv({ cls: "ask-vault-answer-body markdown-rendered" });
+		this.statusEl = answer.createDiv({ cls: "ask-vault-answer-status" });
+		this.sourcesEl = answer.createDiv({ cls: "ask-vault-sources" });
+		this.inspectorEl = answer.createEl("details", { cls: "ask-vault-inspector" });
+		this.inspectorEl.createEl("summary", { text: "Inspector" });
+		this.inspectorBody = this.inspectorEl.createDiv({ cls: "ask-vault-inspector-body" });
+		this.stream = new MarkdownStream(app, owner, this.bodyEl, (rendered) =>
+			linkifyCitations(rendered, this.turn.id, this.sourcesByN),
+		);
+		void this.update(turn, null);
+	}
+
+	/** How many renders of the answer reached the DOM. */
+	get renders(): number {
+		return this.stream.renders;
+	}
+
+	/** Brings the DOM up to date with `turn`; `previous` is what it showed before (null the first time). */
+	update(turn: Turn, previous: Turn | null): Promise<void> {
+		this.turn = turn;
+		const retrievalChanged = previous === null || previous.retrieval !== turn.retrieval;
+		if (retrievalChanged) {
+			this.sourcesByN = new Map(sentSources(turn.retrieval).map((s) => [s.n ?? 0, s]));
+			this.renderSources();
+		}
+		if (retrievalChanged || previous?.done !== turn.done) renderInspector(this.inspectorBody, turn.retrieval, turn.done);
+		this.inspectorEl.toggleClass("is-hidden", turn.retrieval === null);
+		this.renderStatus();
+		this.el.toggleClass("is-running", turn.status === "waiting" || turn.status === "streaming");
+		const final = turn.status !== "waiting" && turn.status !== "streaming";
+		if (retrievalChanged && previous !== null) return this.stream.refresh();
+		if (previous === null || previous.text !== turn.text || (final && previous.status !== turn.status)) {
+			return this.stream.set(turn.text, final);
+		}
+		return Promise.resolve();
+	}
+
+	dispose(): void {
+		this.stream.dispose();
+		this.el.detach();
+	}
+
+	private renderStatus(): void {
+		const turn = this.turn;
+		this.statusEl.empty();
+		this.statusEl.removeClass("is-error");
+		switch (turn.status) {
+			case "waiting":
+				this.statusEl.setText("Searching your notes…");
+				break;
+			case "streaming":
+				this.statusEl.setText(turn.text === "" ? "Writing the answer…" : "");
+				break;
+			case "stopped":
+				this.statusEl.setText("Stopped.");
+				break;
+			case "done":
+				if (turn.done?.no_results) this.statusEl.setText("No note matched, so no model was asked.");
+				break;
+			case "error": {
+				this.statusEl.addClass("is-error");
+				const error = turn.error;
+				const box = this.statusEl.createDiv({ cls: "ask-vault-error", attr: { role: "alert" } });
+				box.createSpan({ cls: "ask-vault-error-message", text: error?.message ?? "Something went wrong." });
+				if (error?.code) box.createSpan({ cls: "ask-vault-error-code", text: ` (${error.code})` });
+				// The chat view handles the click (one delegated listener for every turn).
+				box.createEl("button", { cls: "ask-vault-retry", text: "Retry", attr: { "data-ask-vault-retry": turn.id } });
+				break;
+			}
+		}
+	}
+
+	private renderSources(): void {
+		this.sourcesEl.empty();
+		const sources = sentSources(this.turn.retrieval);
+		if (sources.length === 0) return;
+		this.sourcesEl.createDiv({ cls: "ask-vault-sources-title", text: "Sources sent to the model" });
+		const list = this.sourcesEl.createEl("ol", { cls: "ask-vault-source-list" });
+		for (const source of sources) {
+			const item = list.createEl("li");
+			const link = item.createEl("a", {
+				cls: "ask-vault-source-link",
+				text: `[${source.n ?? ""}] ${headingTrail(source)}`,
+				attr: { role: "link", tabindex: 0 },
+			});
+			markSource(link, this.turn.id, source);
+			item.createSpan({ cls: "ask-vault-muted", text: ` lines ${source.start_line}–${source.end_line}` });
+		}
+	}
+}

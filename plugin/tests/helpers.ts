@@ -1,0 +1,114 @@
+/** Test helpers: the golden API bodies shared with the sidecar's tests, and Responses around byte streams. */
+
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+/** Set by vitest.config.ts from its own location, so it holds in every test environment (jsdom included). */
+const FIXTURES = process.env.ASK_VAULT_FIXTURES ?? "";
+
+export function fixtureText(name: string): string {
+	if (FIXTURES === "") throw new Error("ASK_VAULT_FIXTURES is not set: run the tests through vitest.config.ts");
+	return readFileSync(path.join(FIXTURES, name), "utf8");
+}
+
+export function fixtureJson(name: string): unknown {
+	return JSON.parse(fixtureText(name)) as unknown;
+}
+
+/** The golden ask stream, one parsed value per non-blank line. */
+export function askLines(): unknown[] {
+	return fixtureText("ask.ndjson")
+		.split("\n")
+		.filter((l) => l.trim() !== "")
+		.map((l) => JSON.parse(l) as unknown);
+}
+
+const encoder = new TextEncoder();
+
+export function bytes(text: string): Uint8Array {
+	return encoder.encode(text);
+}
+
+/** Cuts bytes into chunks of the given sizes (cycling), so lines and characters split anywhere. */
+export function chop(data: Uint8Array, sizes: number[]): Uint8Array[] {
+	const out: Uint8Array[] = [];
+	let at = 0;
+	let i = 0;
+	while (at < data.length) {
+		const size = Math.max(1, sizes[i % sizes.length] ?? 1);
+		out.push(data.slice(at, at + size));
+		at += size;
+		i += 1;
+	}
+	return out;
+}
+
+export interface StreamOptions {
+	/** Wait this long before each chunk (lets a test abort mid-stream). */
+	delayMs?: number;
+	/** Fail the stream with this error after the chunks. */
+	failWith?: Error;
+	signal?: AbortSignal;
+}
+
+export function byteStream(chunks: Uint8Array[], opts: StreamOptions = {}): ReadableStream<Uint8Array> {
+	let i = 0;
+	return new ReadableStream<Uint8Array>({
+		async pull(controller) {
+			if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
+			if (opts.signal?.aborted) {
+				controller.error(new DOMException("The operation was aborted.", "AbortError"));
+				return;
+			}
+			const chunk = chunks[i++];
+			if (chunk) controller.enqueue(chunk);
+			else if (opts.failWith) controller.error(opts.failWith);
+			else controller.close();
+		},
+	});
+}
+
+export function streamResponse(chunks: Uint8Array[], opts: StreamOptions & { status?: number; contentType?: string } = {}): Response {
+	return new Response(byteStream(chunks, opts), {
+		status: opts.status ?? 200,
+		headers: { "Content-Type": opts.contentType ?? "application/x-ndjson" },
+	});
+}
+
+export function jsonResponse(body: unknown, status = 200): Response {
+	return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}
+
+export async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+	const out: T[] = [];
+	for await (const x of it) out.push(x);
+	return out;
+}
+
+export interface Call {
+	url: string;
+	init: RequestInit;
+}
+
+/** A fake fetch that records calls and answers with `respond`. */
+export function fakeFetch(respond: (call: Call) => Response | Promise<Response>): {
+	fetch: (url: string, init: RequestInit) => Promise<Response>;
+	calls: Call[];
+} {
+	const calls: Call[] = [];
+	return {
+		calls,
+		fetch: async (url, init) => {
+			const call = { url, init };
+			calls.push(call);
+			return respond(call);
+		},
+	};
+}
+
+/** The JSON body a call sent (requests always send JSON strings). */
+export function bodyOf(call: Call | undefined): Record<string, unknown> {
+	const body = call?.init.body;
+	if (typeof body !== "string") throw new Error("no JSON body");
+	return JSON.parse(body) as Record<string, unknown>;
+}

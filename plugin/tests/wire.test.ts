@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { arr, literal, nullable, num, obj, parse, SchemaError, str, withDefault } from "../src/sidecar/schema";
+import { chunkBody, errorBody, parseAskEvent, parseServerEvent, searchBody, statusBody } from "../src/sidecar/wire";
+import { askLines, fixtureJson } from "./helpers";
+
+describe("golden bodies validate against the wire types", () => {
+	it("status.json", () => {
+		const raw = fixtureJson("status.json") as { vault: { name: string } };
+		const status = parse(statusBody, raw);
+		expect(status.api_version).toBe(1);
+		expect(status.vault.name).toBe(raw.vault.name);
+		expect(["idle", "indexing"]).toContain(status.index.state);
+		for (const m of [status.models.embed, status.models.chat]) {
+			expect(typeof m.ok).toBe("boolean");
+			expect(m.problem === null || typeof m.problem === "string").toBe(true);
+		}
+	});
+
+	it("search.json keeps ranks 1-based or null", () => {
+		const search = parse(searchBody, fixtureJson("search.json"));
+		for (const r of search.results) {
+			for (const rank of [r.dense_rank, r.keyword_rank]) expect(rank === null || rank >= 1).toBe(true);
+			expect(r.start_line).toBeLessThanOrEqual(r.end_line);
+		}
+	});
+
+	it("chunk.json and error.json", () => {
+		const chunk = parse(chunkBody, fixtureJson("chunk.json"));
+		expect(chunk.path.length).toBeGreaterThan(0);
+		const error = parse(errorBody, fixtureJson("error.json"));
+		expect(error.error.code.length).toBeGreaterThan(0);
+	});
+
+	it("ask.ndjson: one retrieval, tokens, then exactly one done or error", () => {
+		const events = askLines().map((l) => parseAskEvent(l));
+		expect(events.every((e) => e !== null)).toBe(true);
+		const types = events.map((e) => e?.type);
+		expect(types[0]).toBe("retrieval");
+		expect(types.filter((t) => t === "retrieval")).toHaveLength(1);
+		const last = types[types.length - 1];
+		expect(["done", "error"]).toContain(last);
+		expect(types.slice(1, -1).every((t) => t === "token")).toBe(true);
+		const retrieval = events[0];
+		if (retrieval?.type !== "retrieval") throw new Error("no retrieval");
+		const sentIds = retrieval.sources.filter((s) => s.sent).map((s) => s.id);
+		expect([...retrieval.sent].sort()).toEqual([...sentIds].sort());
+		for (const s of retrieval.sources) expect(s.sent ? s.n !== null : s.n === null).toBe(true);
+	});
+
+	it("the status event wraps a status body", () => {
+		const event = parseServerEvent({ type: "status", status: fixtureJson("status.json") });
+		expect(event?.type).toBe("status");
+	});
+});
+
+describe("event parsing", () => {
+	it.each([
+		["unknown ask event types are skipped", () => parseAskEvent({ type: "future_thing", x: 1 }), null],
+		["unknown server event types are skipped", () => parseServerEvent({ type: "later" }), null],
+		["heartbeat", () => parseServerEvent({ type: "heartbeat" }), { type: "heartbeat" }],
+		[
+			"index progress",
+			() => parseServerEvent({ type: "index", state: "indexing", done: 3, total: 9 }),
+			{ type: "index", state: "indexing", done: 3, total: 9 },
+		],
+		[
+			"error without partial",
+			() => parseAskEvent({ type: "error", code: "model_missing", message: "m" }),
+			{ type: "error", code: "model_missing", message: "m", partial: "" },
+		],
+	])("%s", (_name, run, expected) => {
+		expect(run()).toEqual(expected);
+	});
+
+	it.each([
+		["a token without text", { type: "token" }, "text"],
+		["a done with a string citation", { type: "done", answer: "", citations: ["1"], no_results: false, metrics: {} }, "citations[0]"],
+		["an index event with a bad state", { type: "index", state: "busy", done: 1, total: 1 }, "state"],
+		["no type at all", { text: "x" }, "type"],
+	])("rejects %s, naming the field", (_name, value, path) => {
+		const run = () => (path === "state" ? parseServerEvent(value) : parseAskEvent(value));
+		expect(run).toThrow(SchemaError);
+		try {
+			run();
+		} catch (e) {
+			expect((e as SchemaError).path).toContain(path);
+		}
+	});
+});
+
+describe("schema combinators", () => {
+	const s = obj({ a: str, b: nullable(num), c: withDefault(arr(literal("x", "y")), []) });
+	it.each([
+		["full", { a: "1", b: 2, c: ["x"] }, { a: "1", b: 2, c: ["x"] }],
+		["defaults and nulls", { a: "1" }, { a: "1", b: null, c: [] }],
+		["drops unknown fields", { a: "1", b: null, extra: true }, { a: "1", b: null, c: [] }],
+	])("accepts %s", (_name, value, expected) => {
+		expect(parse(s, value)).toEqual(expected);
+	});
+	it.each([
+		["wrong type", { a: 1 }, "a"],
+		["bad literal", { a: "1", c: ["z"] }, "c[0]"],
+		["NaN is not a number", { a: "1", b: Number.NaN }, "b"],
+		["array instead of object", [], ""],
+	])("rejects %s", (_name, value, path) => {
+		expect(() => parse(s, value)).toThrow(SchemaError);
+		try {
+			parse(s, value);
+		} catch (e) {
+			expect((e as SchemaError).path).toBe(path);
+		}
+	});
+});

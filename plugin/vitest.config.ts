@@ -1,0 +1,15 @@
+/** Unit and view tests: `obsidian` resolves to the runtime shim the e2e harness also uses. */
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+	resolve: {
+		alias: { obsidian: fileURLToPath(new URL("./e2e/shim/obsidian.ts", import.meta.url)) },
+	},
+	test: {
+		include: ["tests/**/*.test.ts"],
+		environment: "node",
+		// The golden API bodies the sidecar's own tests produce (repository root, tests/fixtures/api).
+		env: { ASK_VAULT_FIXTURES: fileURLToPath(new URL("../tests/fixtures/api/", import.meta.url)) },
+	},
+});
