@@ -6,6 +6,7 @@ import click
 
 from askvault import __version__
 from askvault.cli.admin_cmd import install_plugin, token
+from askvault.cli.eval_cmd import eval_command
 from askvault.cli.index_cmd import index
 from askvault.cli.query_cmd import ask, search
 from askvault.cli.serve_cmd import serve
@@ -17,7 +18,7 @@ def cli() -> None:
     """Ask questions of your Obsidian vault, locally: hybrid search and cited answers from Ollama."""
 
 
-for command in (serve, index, search, ask, install_plugin, token):
+for command in (serve, index, search, ask, eval_command, install_plugin, token):
     cli.add_command(command)
 
 

@@ -1,0 +1,171 @@
+"""`askvault eval`: index the vault, run a question set through each retrieval mode, report the figures."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Never
+
+import click
+from tqdm import tqdm
+
+import askvault
+from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
+from askvault.config import Config
+from askvault.errors import ModelError
+from askvault.evaluate.chart import write_chart
+from askvault.evaluate.metrics import JsonValue
+from askvault.evaluate.modes import ModeRegistry, searcher_modes
+from askvault.evaluate.questions import Question, check_questions, load_questions
+from askvault.evaluate.report import render_markdown, render_text, to_json
+from askvault.evaluate.runner import DEFAULT_KS, EvalResult, ModeRun, parse_ks, parse_mode_names, run_evaluation
+from askvault.index.report import IndexReport, Progress
+from askvault.wiring import Engine, open_engine
+
+
+def eval_modes(engine: Engine) -> ModeRegistry:
+    """The modes `--modes` can name. A new mode (a reranker…) registers here; the runner needs no change."""
+    return searcher_modes(engine.searcher)
+
+
+@click.command("eval")
+@shared_options
+@click.option("--questions", "questions_file", required=True, type=click.Path(path_type=Path), help="JSONL questions.")
+@click.option("-k", "ks", default=",".join(map(str, DEFAULT_KS)), show_default=True, help="Cut-offs, comma-separated.")
+@click.option("--modes", default="dense,keyword,hybrid", show_default=True, help="Retrieval modes, comma-separated.")
+@click.option("--json", "json_out", type=click.Path(path_type=Path, dir_okay=False), help="Write every figure here.")
+@click.option(
+    "--report", "report_dir", type=click.Path(path_type=Path, file_okay=False), help="Write report.md and chart.png."
+)
+@click.option("-v", "--verbose", is_flag=True, help="Log details to stderr.")
+@handles_errors
+def eval_command(
+    questions_file: Path,
+    ks: str,
+    modes: str,
+    json_out: Path | None,
+    report_dir: Path | None,
+    verbose: bool,
+    **params: object,
+) -> None:
+    """Measure retrieval on a question set: path and evidence recall@k, MRR, per mode and question type."""
+    setup_logging(verbose)
+    k_list = parse_ks(ks)
+    mode_names = parse_mode_names(modes)
+    questions = load_questions(questions_file)
+    config = build_config(params)
+    for problem in check_questions(config.vault.root, questions):
+        click.echo(f"askvault: warning: {problem}", err=True)
+    result = asyncio.run(_evaluate(config, questions, questions_file, mode_names, k_list))
+    summary = result.summary()
+    click.echo(render_text(result, summary))
+    if json_out is not None:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps(to_json(result), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    if report_dir is not None:
+        report_dir.mkdir(parents=True, exist_ok=True)
+        (report_dir / "report.md").write_text(render_markdown(result, summary), encoding="utf-8")
+        k = 3 if 3 in result.ks else result.ks[0]
+        write_chart(summary, result.modes, k, report_dir / "chart.png", title=_chart_title(result, k))
+
+
+def _chart_title(result: EvalResult, k: int) -> str:
+    model = result.meta.get("embed_model")
+    return f"Evidence Recall@{k} by question type ({len(result.questions)} questions, {model})"
+
+
+async def _evaluate(
+    config: Config, questions: list[Question], questions_file: Path, mode_names: tuple[str, ...], ks: tuple[int, ...]
+) -> EvalResult:
+    async with open_engine(config, sync_vectors=False) as engine:
+        modes = eval_modes(engine).select(mode_names)
+        report = await _index(engine)
+        if any(mode.needs_dense for mode in modes) and report.dense != "ready":
+            raise ModelError(
+                f"dense search is not ready ({report.dense_problem or report.dense}), so the dense and hybrid "
+                f"figures would mean nothing; start Ollama with {config.ollama.embed_model}, or pass --modes keyword"
+            )
+        for problem in report.failed:
+            click.echo(f"askvault: warning: {problem.path} was not indexed: {problem.reason}", err=True)
+        meta = _meta(config, questions_file, report, ks, mode_names)
+        bar: tqdm[Never] = tqdm(
+            total=len(questions) * len(modes), desc="questions", unit="", file=sys.stderr, disable=None
+        )
+
+        def step(run: ModeRun) -> None:
+            bar.update()
+
+        try:
+            return await run_evaluation(questions, modes, ks, config.vault.root, on_step=step, meta=meta)
+        finally:
+            bar.close()
+
+
+async def _index(engine: Engine) -> IndexReport:
+    """Brings the index up to date (unchanged notes are skipped, so a second run starts at once)."""
+    bars: dict[str, tqdm[Never]] = {}
+
+    def on_progress(progress: Progress) -> None:
+        if progress.phase not in ("notes", "embed"):
+            return
+        bar = bars.get(progress.phase)
+        if bar is None:
+            label = "notes" if progress.phase == "notes" else "embedding"
+            bar = tqdm(total=progress.total, desc=label, unit="", file=sys.stderr, disable=None)
+            bars[progress.phase] = bar
+        bar.total = progress.total
+        bar.n = progress.done
+        bar.refresh()
+
+    remove = engine.indexer.add_listener(on_progress)
+    try:
+        return await engine.indexer.run()
+    finally:
+        remove()
+        for bar in bars.values():
+            bar.close()
+
+
+def _git_commit() -> tuple[str | None, bool | None]:
+    """(HEAD commit, whether tracked files differ from it) of the checkout askvault runs from, if it is one."""
+    root = Path(askvault.__file__).resolve().parents[2]
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=True
+        ).stdout.strip()
+        status = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None, None
+    return head or None, bool(status)
+
+
+def _meta(
+    config: Config, questions_file: Path, report: IndexReport, ks: tuple[int, ...], modes: tuple[str, ...]
+) -> dict[str, JsonValue]:
+    commit, dirty = _git_commit()
+    return {
+        "date": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
+        "askvault": askvault.__version__,
+        "commit": commit,
+        "commit_dirty": dirty,
+        "vault": str(config.vault.root),
+        "questions_file": str(questions_file),
+        "embed_model": config.ollama.embed_model,
+        "ks": list(ks),
+        "modes": list(modes),
+        "notes": report.notes,
+        "chunks": report.chunks,
+        "dense_k": config.retrieval.dense_k,
+        "keyword_k": config.retrieval.keyword_k,
+        "rrf_k": config.retrieval.rrf_k,
+    }

@@ -1,0 +1,71 @@
+"""Retrieval modes the evaluation can run: a registry of name → async retrieve(question, k) → ranked hits."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from askvault.errors import ConfigError, ModelError
+from askvault.model import Hit, SearchMode
+from askvault.retrieve.protocol import Searcher
+
+Retrieve = Callable[[str, int], Awaitable[Sequence[Hit]]]
+"""Ranks chunks for one question: (question, how many hits at most) → hits, best first."""
+
+BUILTIN_MODES: tuple[SearchMode, ...] = ("dense", "keyword", "hybrid")
+
+
+@dataclass(frozen=True, slots=True)
+class EvalMode:
+    """One way of ranking chunks, as the evaluation sees it."""
+
+    name: str
+    retrieve: Retrieve
+    needs_dense: bool = True
+    """True when the figures are meaningless without the embedding model (the run refuses to start then)."""
+
+
+class ModeRegistry:
+    """Mode names to modes, in registration order. Later work (a reranker…) adds a mode; the runner is unchanged."""
+
+    def __init__(self, modes: Iterable[EvalMode] = ()) -> None:
+        self._modes: dict[str, EvalMode] = {}
+        for mode in modes:
+            self.add(mode)
+
+    def add(self, mode: EvalMode) -> None:
+        if not mode.name or "," in mode.name or mode.name != mode.name.strip():
+            raise ValueError(f"a mode name must be non-empty, without commas or outer spaces: {mode.name!r}")
+        if mode.name in self._modes:
+            raise ValueError(f"mode {mode.name!r} is registered twice")
+        self._modes[mode.name] = mode
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._modes)
+
+    def select(self, names: Sequence[str]) -> list[EvalMode]:
+        """The named modes in the order given; ConfigError lists every unknown name and the known ones."""
+        unknown = [name for name in names if name not in self._modes]
+        if unknown:
+            raise ConfigError(
+                f"--modes: unknown mode(s) {', '.join(repr(n) for n in unknown)}; known: {', '.join(self.names())}"
+            )
+        return [self._modes[name] for name in names]
+
+
+def _searcher_mode(searcher: Searcher, mode: SearchMode) -> EvalMode:
+    async def retrieve(question: str, k: int) -> Sequence[Hit]:
+        result = await searcher.search(question, k, mode)
+        if mode == "hybrid" and not result.dense_available:
+            # Hybrid quietly falls back to keywords for users; for a measurement that would be a lie.
+            raise ModelError(
+                "the embedding model stopped answering during the run; hybrid figures would be keyword-only"
+            )
+        return result.hits
+
+    return EvalMode(name=mode, retrieve=retrieve, needs_dense=mode != "keyword")
+
+
+def searcher_modes(searcher: Searcher) -> ModeRegistry:
+    """The three built-in modes, each a `Searcher` mode of the same name."""
+    return ModeRegistry(_searcher_mode(searcher, mode) for mode in BUILTIN_MODES)

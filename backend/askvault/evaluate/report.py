@@ -1,0 +1,257 @@
+"""What an evaluation run becomes: the JSON document, the terminal table and report.md."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from askvault.evaluate.metrics import JsonValue
+from askvault.evaluate.runner import EvalResult, HitRecord, ModeRun
+
+TRAIL = " › "
+
+
+def _hit_json(hit: HitRecord) -> dict[str, JsonValue]:
+    return {
+        "rank": hit.rank,
+        "path": hit.path,
+        "heading_path": list(hit.heading_path),
+        "start_line": hit.start_line,
+        "end_line": hit.end_line,
+        "fused_score": hit.fused_score,
+        "dense_rank": hit.dense_rank,
+        "keyword_rank": hit.keyword_rank,
+        "dense_score": hit.dense_score,
+        "keyword_score": hit.keyword_score,
+        "expected_note": hit.expected_note,
+        "has_evidence": hit.has_evidence,
+    }
+
+
+def _run_json(run: ModeRun) -> dict[str, JsonValue]:
+    score = run.score
+    return {
+        "path_recall": {str(k): v for k, v in score.path_recall.items()},
+        "evidence_hit": {str(k): v for k, v in score.evidence_hit.items()},
+        "reciprocal_rank": score.reciprocal_rank,
+        "first_expected_rank": run.first_expected_rank,
+        "first_evidence_rank": run.first_evidence_rank,
+        "top_score": score.top_score,
+        "hits": [_hit_json(hit) for hit in run.hits],
+    }
+
+
+def to_json(result: EvalResult) -> dict[str, JsonValue]:
+    """`{"meta", "questions", "ks", "modes": {mode: figures}, "per_question": [...]}`, ready for json.dumps."""
+    per_question: list[JsonValue] = []
+    for question in result.questions:
+        per_question.append(
+            {
+                "id": question.id,
+                "type": question.type,
+                "question": question.question,
+                "expected_paths": list(question.expected_paths),
+                "evidence": list(question.evidence),
+                "modes": {mode: _run_json(result.run(question.id, mode)) for mode in result.modes},
+            }
+        )
+    return {
+        "meta": dict(result.meta),
+        "questions": len(result.questions),
+        "ks": list(result.ks),
+        "modes": result.summary(),
+        "per_question": per_question,
+    }
+
+
+# ----- tables ---------------------------------------------------------------------------------------
+
+
+def _num(value: JsonValue, places: int = 3) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    return str(value) if isinstance(value, int) else f"{value:.{places}f}"
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool) -> list[str]:
+    if markdown:
+        lines = ["| " + " | ".join(headers) + " |", "| " + " | ".join("---" for _ in headers) + " |"]
+        return lines + ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
+
+    def line(cells: Sequence[str]) -> str:
+        first = cells[0].ljust(widths[0])
+        return "  ".join([first, *(cell.rjust(width) for cell, width in zip(cells[1:], widths[1:], strict=True))])
+
+    return [line(headers), *(line(row) for row in rows)]
+
+
+def _figures(summary: Mapping[str, JsonValue], mode: str) -> Mapping[str, JsonValue]:
+    figures = summary[mode]
+    assert isinstance(figures, Mapping)
+    return figures
+
+
+def _metric_keys(ks: Sequence[int]) -> list[str]:
+    return [f"path_recall@{k}" for k in ks] + [f"evidence_recall@{k}" for k in ks] + ["mrr"]
+
+
+def _short(key: str) -> str:
+    return key.replace("path_recall@", "P@").replace("evidence_recall@", "E@").replace("mrr", "MRR")
+
+
+def overall_table(result: EvalResult, summary: Mapping[str, JsonValue], markdown: bool) -> list[str]:
+    keys = _metric_keys(result.ks)
+    rows = []
+    for mode in result.modes:
+        figures = _figures(summary, mode)
+        rows.append([mode, _num(figures["answerable"]), *(_num(figures[key]) for key in keys)])
+    return _table(["mode", "answerable", *(_short(key) for key in keys)], rows, markdown)
+
+
+def _types(summary: Mapping[str, JsonValue], modes: Sequence[str]) -> list[str]:
+    by_type = _figures(summary, modes[0])["by_type"]
+    assert isinstance(by_type, Mapping)
+    return list(by_type)
+
+
+def _type_figures(summary: Mapping[str, JsonValue], mode: str, type_: str) -> Mapping[str, JsonValue]:
+    by_type = _figures(summary, mode)["by_type"]
+    assert isinstance(by_type, Mapping)
+    figures = by_type[type_]
+    assert isinstance(figures, Mapping)
+    return figures
+
+
+def by_type_table(result: EvalResult, summary: Mapping[str, JsonValue], markdown: bool) -> list[str]:
+    """One row per (answerable question type, mode): n, path and evidence recall at every k, MRR."""
+    keys = _metric_keys(result.ks)
+    rows = []
+    for type_ in _types(summary, result.modes):
+        for mode in result.modes:
+            figures = _type_figures(summary, mode, type_)
+            if not figures["answerable"]:
+                continue
+            rows.append([type_, mode, _num(figures["answerable"]), *(_num(figures[key]) for key in keys)])
+    return _table(["type", "mode", "n", *(_short(key) for key in keys)], rows, markdown)
+
+
+def pivot_table(result: EvalResult, summary: Mapping[str, JsonValue], key: str, markdown: bool) -> list[str]:
+    """Question types down, modes across, one figure (e.g. evidence_recall@3) in the cells."""
+    rows = [["all", *(_num(_figures(summary, mode)[key]) for mode in result.modes)]]
+    for type_ in _types(summary, result.modes):
+        cells = [_type_figures(summary, mode, type_) for mode in result.modes]
+        if cells[0]["answerable"]:
+            rows.append([type_, *(_num(figures[key]) for figures in cells)])
+    return _table([_short(key), *result.modes], rows, markdown)
+
+
+def _distribution_cell(figures: JsonValue) -> str:
+    assert isinstance(figures, Mapping)
+    if figures["min"] is None:
+        return "–"
+    return f"{_num(figures['min'])} / {_num(figures['median'])} / {_num(figures['max'])}"
+
+
+def top_score_table(result: EvalResult, summary: Mapping[str, JsonValue], markdown: bool) -> list[str]:
+    """Top hit's fused, dense and keyword scores (min / median / max), negative vs answerable questions."""
+    rows = []
+    for mode in result.modes:
+        tops = _figures(summary, mode)["top_scores"]
+        assert isinstance(tops, Mapping)
+        for group in ("negative", "answerable"):
+            scores = tops[group]
+            assert isinstance(scores, Mapping)
+            rows.append([mode, group, *(_distribution_cell(scores[leg]) for leg in ("fused", "dense", "keyword"))])
+    return _table(["mode", "questions", "fused", "dense (cosine)", "keyword (BM25)"], rows, markdown)
+
+
+def _rank(value: int | None) -> str:
+    return "–" if value is None else str(value)
+
+
+def _hit_label(hit: HitRecord) -> str:
+    trail = TRAIL.join(hit.heading_path)
+    return (
+        f"{hit.path}{TRAIL + trail if trail else ''} (L{hit.start_line}–{hit.end_line}; "
+        f"dense {_rank(hit.dense_rank)}, keyword {_rank(hit.keyword_rank)})"
+    )
+
+
+def misses(result: EvalResult, mode: str, k: int) -> list[ModeRun]:
+    """Answerable questions whose evidence is not in the mode's top k."""
+    return [
+        run
+        for run in result.runs
+        if run.score.mode == mode and run.question.answerable and not run.score.evidence_hit[k]
+    ]
+
+
+def _miss_lines(result: EvalResult, k: int) -> list[str]:
+    lines: list[str] = []
+    for mode in result.modes:
+        missed = misses(result, mode, k)
+        lines += ["", f"### {mode}: {len(missed)} evidence miss(es) in the top {k}"]
+        for run in missed:
+            found = run.first_evidence_rank
+            where = f"evidence first at rank {found}" if found else f"evidence not in the top {max(result.ks)}"
+            lines.append(
+                f"- **{run.question.id}** ({run.question.type}, {where}; "
+                f"path recall@{k} {_num(run.score.path_recall[k], 2)}): {run.question.question}"
+            )
+            lines.append(f"  - expected: {', '.join(run.question.expected_paths)}")
+            lines.extend(f"  - {hit.rank}. {_hit_label(hit)}" for hit in run.hits[:k])
+            if found:
+                lines.append(f"  - evidence: {found}. {_hit_label(run.hits[found - 1])}")
+    return lines
+
+
+def render_text(result: EvalResult, summary: Mapping[str, JsonValue]) -> str:
+    """The table printed at the end of `askvault eval`."""
+    k = result.ks[0]
+    answerable = sum(1 for q in result.questions if q.answerable)
+    lines = [
+        f"{len(result.questions)} questions ({answerable} answerable), k = {', '.join(map(str, result.ks))}",
+        "",
+        *overall_table(result, summary, markdown=False),
+    ]
+    for key in (f"evidence_recall@{k}", f"path_recall@{k}", "mrr"):
+        lines += ["", f"By question type: {key}", *pivot_table(result, summary, key, markdown=False)]
+    lines += ["", "Top hit's score (min / median / max)", *top_score_table(result, summary, markdown=False)]
+    for mode in result.modes:
+        missed = misses(result, mode, k)
+        if missed:
+            lines.append(f"{mode}: evidence not in the top {k} for {', '.join(run.question.id for run in missed)}")
+    return "\n".join(lines)
+
+
+def _meta_value(value: JsonValue) -> str:
+    if isinstance(value, list):
+        return ", ".join(_meta_value(item) for item in value)
+    return "–" if value is None else str(value)
+
+
+def render_markdown(result: EvalResult, summary: Mapping[str, JsonValue]) -> str:
+    """report.md: metadata, overall and per-type tables, top scores, every evidence miss with what ranked above."""
+    k = result.ks[0]
+    meta_rows = [[key, _meta_value(value)] for key, value in result.meta.items()]
+    lines = ["# Retrieval evaluation", "", *_table(["", ""], meta_rows, markdown=True)]
+    lines += ["", "## Overall", "", *overall_table(result, summary, markdown=True)]
+    lines += [
+        "",
+        f"## Evidence recall@{k} by question type",
+        "",
+        *pivot_table(result, summary, f"evidence_recall@{k}", True),
+    ]
+    lines += ["", "## By question type", "", *by_type_table(result, summary, markdown=True)]
+    lines += [
+        "",
+        "## Top hit's score",
+        "",
+        "Min / median / max of the first hit's scores; a question whose top hit no leg scored shows –.",
+        "",
+        *top_score_table(result, summary, markdown=True),
+    ]
+    lines += ["", f"## Evidence misses at k = {k}", *_miss_lines(result, k)]
+    return "\n".join(lines) + "\n"
