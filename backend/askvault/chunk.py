@@ -15,6 +15,11 @@ Decisions (bump CHUNKER_VERSION when the output changes):
 - Ids: sha1(path, heading trail, ordinal among chunks with that trail)[:32]; editing one section leaves
   the ids of chunks in other sections alone.
 - A note without text still yields one chunk (title, aliases, tags) so it can be found by name.
+- Round two (eval/README.md, each behind a `ChunkParams` switch): `alias_header` / `tag_header` add an
+  "Aliases: … · Tags: …" line under the title in every chunk's `index_text`; `note_chunk` adds one note-level
+  chunk (title, aliases, tags, heading outline, table columns, outgoing link titles) cited at line 1;
+  `boilerplate` (a set of normalised lines the indexer found in many notes) drops those lines from prose
+  before packing, and a chunk left with nothing is not made.
 
 Relies on the parse contract: `Section.text` has one line per source line from `start_line` on.
 """
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import posixpath
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -32,15 +38,23 @@ from markdown_it import MarkdownIt
 from askvault.config import ChunkParams
 from askvault.model import Chunk, Note, Section
 
-CHUNKER_VERSION = "1"
+CHUNKER_VERSION = "2"
 TRAIL_SEPARATOR = " › "
 MAX_TITLE_LINE = 200
 MAX_TRAIL_LINE = 400
+MAX_META_LINE = 400
+MAX_NOTE_ITEMS = 60
+"""At most this many headings, table columns or link titles in a note-level chunk (each list)."""
+MIN_BOILERPLATE_CHARS = 8
+"""Shorter lines ("Tasks", "1.") are never treated as boilerplate: they carry no template."""
+NOTE_CHUNK_KEY = ("\x00note",)
+"""The id key of the note-level chunk; no heading trail can equal it."""
 
 # Only code needs finding (tables are recognised by their delimiter row, which is much cheaper).
 _MD = MarkdownIt("commonmark", {"maxNesting": 20}).disable(["inline", "normalize", "text_join", "table"])
 _DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 _FENCE = re.compile(r"(`{3,}|~{3,})")
+_WORDS = re.compile(r"\w+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,8 +270,10 @@ def _pack(units: list[_Unit], limit: int) -> list[list[_Unit]]:
     return pieces
 
 
-def _head(title: str, trail: tuple[str, ...]) -> str:
+def _head(title: str, trail: tuple[str, ...], meta: str = "") -> str:
     head = title[:MAX_TITLE_LINE]
+    if meta:
+        head += "\n" + meta[:MAX_META_LINE]
     if trail:
         head += "\n" + TRAIL_SEPARATOR.join(trail)[:MAX_TRAIL_LINE]
     return head
@@ -268,6 +284,11 @@ def _chunk_id(path: str, trail: tuple[str, ...], ordinal: int) -> str:
     return hashlib.sha1(key.encode("utf-8")).hexdigest()[:32]
 
 
+def note_chunk_id(path: str) -> str:
+    """The id the note-level chunk of `path` has (`ChunkParams.note_chunk`)."""
+    return _chunk_id(path, NOTE_CHUNK_KEY, 0)
+
+
 def _capped(head: str, text: str, cap: int) -> tuple[str, str]:
     index_text = f"{head}\n{text}"
     if len(index_text) > cap:  # only reachable with a cap smaller than the title and trail themselves
@@ -276,10 +297,104 @@ def _capped(head: str, text: str, cap: int) -> tuple[str, str]:
     return text, index_text
 
 
-def chunk_note(note: Note, params: ChunkParams, mtime: float = 0.0) -> list[Chunk]:
-    """Chunks of one parsed note, in reading order."""
+def _normalise(line: str) -> str:
+    return " ".join(line.split())
+
+
+def _words(text: str) -> set[str]:
+    return {word.casefold() for word in _WORDS.findall(text)}
+
+
+def _meta_line(note: Note, aliases: bool = True, tags: bool = True, new_words_only: bool = False) -> str:
+    """ "Aliases: a, b · Tags: #x #y" (the parts asked for), or "" when the note has neither.
+
+    With `new_words_only`, a word the title or an earlier entry already has is left out (an entry left empty
+    goes), so the header adds handles without multiplying the weight of the title's own words.
+    """
+    seen = _words(note.title)
+
+    def fresh(entry: str) -> str:
+        if not new_words_only:
+            return entry
+        kept = [word for word in entry.split() if not _words(word) <= seen]
+        seen.update(_words(entry))
+        return " ".join(kept)
+
+    parts = []
+    names = [name for alias in note.aliases if (name := fresh(alias))] if aliases else []
+    if names:
+        parts.append("Aliases: " + ", ".join(names))
+    labels = [label for tag in note.tags if (label := fresh(tag))] if tags else []
+    if labels:
+        parts.append("Tags: " + " ".join("#" + label for label in labels))
+    return " · ".join(parts)
+
+
+def _unique(items: list[str]) -> list[str]:
+    return [item for item in dict.fromkeys(item for item in items if item)][:MAX_NOTE_ITEMS]
+
+
+def _table_columns(header: str) -> list[str]:
+    return [cell.strip() for cell in header.strip().strip("|").split("|") if cell.strip()]
+
+
+def note_outline(note: Note) -> str:
+    """The note-level chunk's text: title, aliases, tags, heading outline, table columns, outgoing link titles."""
+    lines = [note.title[:MAX_TITLE_LINE]]
+    if note.aliases:
+        lines.append("Aliases: " + ", ".join(note.aliases))
+    if note.tags:
+        lines.append("Tags: " + " ".join("#" + tag for tag in note.tags))
+    sections = [s for s in note.sections if s.text.strip()]
+    headings = _unique([s.heading_path[-1] for s in sections if s.heading_path])
+    if headings:
+        lines.append("Headings: " + "; ".join(headings))
+    units = [u for i, s in enumerate(sections) for u in _section_units(s, i) if u.kind == "table"]
+    columns = _unique([cell for u in units for cell in _table_columns(u.text.split("\n")[0])])
+    if columns:
+        lines.append("Table columns: " + ", ".join(columns))
+    links = _unique([posixpath.basename(link.target) for link in note.links])
+    if links:
+        lines.append("Links: " + ", ".join(links))
+    return "\n".join(lines)
+
+
+def boilerplate_candidates(note: Note) -> set[str]:
+    """The note's prose lines (no headings, code or tables), normalised: what the indexer counts across notes."""
+    found: set[str] = set()
+    for index, section in enumerate(note.sections):
+        for unit in _section_units(section, index):
+            if unit.kind == "text":
+                found.update(n for line in unit.text.split("\n") if len(n := _normalise(line)) >= MIN_BOILERPLATE_CHARS)
+    return found
+
+
+def _without(unit: _Unit, boilerplate: frozenset[str]) -> _Unit | None:
+    """A prose unit minus its boilerplate lines; None when nothing else is left."""
+    if unit.kind != "text" or not boilerplate:
+        return unit
+    kept = [line for line in unit.text.split("\n") if _normalise(line) not in boilerplate]
+    if not any(line.strip() for line in kept):
+        return None
+    return unit if len(kept) == unit.text.count("\n") + 1 else replace(unit, text="\n".join(kept))
+
+
+def chunk_note(
+    note: Note, params: ChunkParams, mtime: float = 0.0, boilerplate: frozenset[str] = frozenset()
+) -> list[Chunk]:
+    """Chunks of one parsed note, in reading order (the note-level chunk, when on, first)."""
+    chunks = _section_chunks(note, params, mtime, boilerplate)
+    if params.note_chunk and note.sections and any(s.text.strip() for s in note.sections):
+        text = note_outline(note)[: params.hard_cap_chars]
+        outline = Chunk(note_chunk_id(note.path), note.path, note.title, (), 1, 1, text, text)
+        chunks.insert(0, replace(outline, tags=note.tags, mtime=mtime))
+    return chunks
+
+
+def _section_chunks(note: Note, params: ChunkParams, mtime: float, boilerplate: frozenset[str]) -> list[Chunk]:
     sections = [s for s in note.sections if s.text.strip()]
     base = Chunk("", note.path, note.title, (), 1, 1, "", "", note.tags, mtime)
+    meta = _meta_line(note, params.alias_header, params.tag_header, params.header_new_words_only)
     if not sections:
         lines = [note.title[:MAX_TITLE_LINE]]
         if note.aliases:
@@ -291,14 +406,16 @@ def chunk_note(note: Note, params: ChunkParams, mtime: float = 0.0) -> list[Chun
     chunks: list[Chunk] = []
     ordinals: dict[tuple[str, ...], int] = {}
     for group in _groups(sections, params.min_chars):
-        longest_head = max(len(_head(note.title, sections[i].heading_path)) for i in group)
+        longest_head = max(len(_head(note.title, sections[i].heading_path, meta)) for i in group)
         limit = max(1, min(params.max_chars, params.hard_cap_chars - longest_head - 1))
-        units = [unit for i in group for unit in _section_units(sections[i], i)]
+        units = [kept for i in group for u in _section_units(sections[i], i) if (kept := _without(u, boilerplate))]
+        if boilerplate and not any(u.kind != "heading" for u in units):
+            continue  # nothing but boilerplate (and headings): nothing worth ranking
         for piece in _pack(units, limit):
             section = sections[piece[0].section]
             trail = section.heading_path
             shown = piece[1:] if len(piece) > 1 and piece[0].kind == "heading" else piece
-            head = _head(note.title, trail)
+            head = _head(note.title, trail, meta)
             text, index_text = _capped(head, "\n\n".join(u.text for u in shown), params.hard_cap_chars)
             ordinal = ordinals.get(trail, 0)
             ordinals[trail] = ordinal + 1
@@ -313,4 +430,6 @@ def chunk_note(note: Note, params: ChunkParams, mtime: float = 0.0) -> list[Chun
                     index_text=index_text,
                 )
             )
+    if not chunks:  # every line was boilerplate: still findable by name
+        return _section_chunks(replace(note, sections=()), params, mtime, frozenset())
     return chunks

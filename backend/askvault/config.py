@@ -28,6 +28,10 @@ class VaultConfig:
     """Gitignore-style patterns (vault-relative) kept out of the index, on top of Obsidian's own."""
     max_note_bytes: int = 4 * 1024 * 1024
     opt_out_key: str = OPT_OUT_KEY
+    include_globs: tuple[str, ...] = ()
+    """Include-only mode: when set, only notes matching one of these gitignore-style patterns are indexed."""
+    exclude_headings: tuple[str, ...] = ()
+    """Heading texts (case-insensitive) whose sections, subsections included, are dropped before chunking."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +40,16 @@ class ChunkParams:
     min_chars: int = 150
     hard_cap_chars: int = 4000
     """No chunk's index text exceeds this, whatever the input (keeps the embedder's context safe)."""
+    alias_header: bool = False
+    """Every chunk's index text names the note's aliases under its title (eval/README.md, round two)."""
+    tag_header: bool = False
+    """Every chunk's index text names the note's tags under its title."""
+    header_new_words_only: bool = False
+    """That header keeps only words the title (or an earlier alias or tag) does not already have."""
+    note_chunk: bool = False
+    """One extra chunk per note: title, aliases, tags, heading outline, table columns, outgoing link titles."""
+    boilerplate_min_notes: int = 0
+    """Lines found in at least this many notes are kept out of index text (0: off). Set by the indexer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +61,13 @@ class RetrievalParams:
     min_dense_score: float = 0.0
     """Dense hits below this cosine similarity do not count as 'found' for the no-retrieval rule."""
     stem_language: str = "english"
+    dense_weight: float = 1.0
+    """Weight of the dense leg in reciprocal rank fusion: score = Σ weight / (rrf_k + rank)."""
+    keyword_weight: float = 1.0
+    protect_top: int = 0
+    """Each leg's top N chunks are kept within the fused top (legs × N) (0: plain RRF)."""
+    expand_note_hits: bool = False
+    """A note-level chunk that ranks is replaced by its note's best other chunk (or first chunk) at its place."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +139,8 @@ _SOURCES: dict[str, tuple[str, str | None, str]] = {
     "host": ("--host", "ASKVAULT_HOST", "host"),
     "port": ("--port", "ASKVAULT_PORT", "port"),
     "exclude": ("--exclude", "ASKVAULT_EXCLUDE", "exclude"),
+    "include": ("--include", "ASKVAULT_INCLUDE", "include"),
+    "exclude_headings": ("--exclude-heading", "ASKVAULT_EXCLUDE_HEADINGS", "exclude_headings"),
     "origins": ("--allow-origin", "ASKVAULT_ORIGINS", "origins"),
 }
 
@@ -211,6 +234,8 @@ def load_config(
     if not 0 <= port <= 65535:
         raise ConfigError(f"{port_src}: {port} is not a port number (0-65535)")
     raw_excl, excl_src = _pick("exclude", flags, environ, file)
+    raw_incl, incl_src = _pick("include", flags, environ, file)
+    raw_headings, headings_src = _pick("exclude_headings", flags, environ, file)
     raw_origins, origins_src = _pick("origins", flags, environ, file)
     origins = _list(raw_origins, origins_src) if raw_origins is not None else ()
     for origin in origins:
@@ -218,7 +243,12 @@ def load_config(
             raise ConfigError(f"{origins_src}: {origin!r} is not an exact origin (scheme://host[:port])")
 
     return Config(
-        vault=VaultConfig(root=vault, exclude_globs=_list(raw_excl, excl_src) if raw_excl is not None else ()),
+        vault=VaultConfig(
+            root=vault,
+            exclude_globs=_list(raw_excl, excl_src) if raw_excl is not None else (),
+            include_globs=_list(raw_incl, incl_src) if raw_incl is not None else (),
+            exclude_headings=_list(raw_headings, headings_src) if raw_headings is not None else (),
+        ),
         store=StoreConfig(data_dir=data_dir, qdrant_url=str(qdrant_url).rstrip("/") if qdrant_url else None),
         ollama=OllamaConfig(
             url=ollama_url,

@@ -43,7 +43,16 @@ SOURCE_KEYS = {
     "fused_score",
     "sent",
 }
-DONE_KEYS = {"type", "answer", "citations", "invalid_citations", "no_results", "metrics"}
+DONE_KEYS = {
+    "type",
+    "answer",
+    "citations",
+    "invalid_citations",
+    "no_results",
+    "sanitized_answer",
+    "neutralised",
+    "metrics",
+}
 METRIC_KEYS = {
     "embed_ms",
     "retrieval_ms",
@@ -122,6 +131,8 @@ def test_done_event_shape() -> None:
         "citations": [1],
         "invalid_citations": [7],
         "no_results": False,
+        "sanitized_answer": False,
+        "neutralised": [],
         "metrics": {
             "embed_ms": 10.0,
             "retrieval_ms": 3.1,

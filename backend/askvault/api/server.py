@@ -18,6 +18,10 @@ from askvault.errors import ConfigError
 log = logging.getLogger("askvault.api")
 
 SHUTDOWN_TIMEOUT_S = 5.0
+IDLE_TIMEOUT_S = 75.0
+"""A connection that has not sent a complete request this long after connecting (or after its last response)
+is closed: a slow-loris client that dribbles its headers is dropped instead of holding a socket for an hour
+(aiohttp's AppRunner default is 3630 s). Streams in progress (answers, /api/events) are not affected."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +64,12 @@ async def serve(app: web.Application, server: ServerConfig) -> AsyncIterator[Lis
     # handler_cancellation: a client closing the connection cancels its handler, which closes the answer
     # stream and so stops the model. No access log: request lines are nobody's business.
     runner = web.AppRunner(
-        app, handler_cancellation=True, access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT_S, handle_signals=False
+        app,
+        handler_cancellation=True,
+        access_log=None,
+        shutdown_timeout=SHUTDOWN_TIMEOUT_S,
+        handle_signals=False,
+        keepalive_timeout=IDLE_TIMEOUT_S,
     )
     await runner.setup()
     try:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
+from askvault.generate.answer_safety import Neutralised
 from askvault.model import Hit, Message, TermStat
 
 JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
@@ -122,6 +123,8 @@ class DoneEvent:
     invalid_citations: tuple[int, ...]
     no_results: bool
     metrics: Metrics
+    neutralised: tuple[Neutralised, ...] = ()
+    """What `neutralise_answer` took out of `answer` (remote images, external links, HTML, runnable code)."""
 
     def to_json(self) -> JsonObject:
         return {
@@ -130,6 +133,8 @@ class DoneEvent:
             "citations": list(self.citations),
             "invalid_citations": list(self.invalid_citations),
             "no_results": self.no_results,
+            "sanitized_answer": bool(self.neutralised),
+            "neutralised": [{"kind": n.kind, "target": n.target} for n in self.neutralised],
             "metrics": self.metrics.to_json(),
         }
 

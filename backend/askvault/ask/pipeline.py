@@ -12,6 +12,7 @@ from askvault.ask.rewrite import Rewrite, rewrite_question
 from askvault.ask.tracing import NoopTracer, Tracer, safe_record
 from askvault.config import PromptParams, RetrievalParams
 from askvault.errors import BadRequest, ModelError, ModelStreamBroken
+from askvault.generate.answer_safety import neutralise_answer
 from askvault.generate.citations import check_citations
 from askvault.generate.prompt import Prompt, bound_history, build_prompt
 from askvault.generate.protocol import ChatDone, ChatModel
@@ -185,13 +186,14 @@ class AnswerPipeline:
                 raise ModelStreamBroken("The model's answer ended without its closing message")
         except ModelError as exc:
             safe_record(self._tracer, "error", {"code": exc.code, "partial_chars": len("".join(parts))})
-            yield ErrorEvent(exc.code, exc.message, "".join(parts))
+            yield ErrorEvent(exc.code, exc.message, neutralise_answer("".join(parts)).text)
             return
         except Exception:
             # The stream is already committed; an unexpected failure still ends it with a proper event.
             log.exception("answer generation failed unexpectedly")
             safe_record(self._tracer, "error", {"code": "internal", "partial_chars": len("".join(parts))})
-            yield ErrorEvent("internal", "Generating the answer failed unexpectedly", "".join(parts))
+            partial = neutralise_answer("".join(parts)).text
+            yield ErrorEvent("internal", "Generating the answer failed unexpectedly", partial)
             return
         finally:
             aclose = getattr(stream, "aclose", None)
@@ -200,6 +202,9 @@ class AnswerPipeline:
 
         generation_ms = _ms(time.perf_counter() - generation_started)
         answer = "".join(parts)
+        # Tokens stream as the model wrote them; the final answer is what a client should keep and render.
+        safe = neutralise_answer(answer)
+        answer = safe.text
         cited = check_citations(answer, len(prompt.sent))
         total = max(_ms(time.perf_counter() - started), round(embed_ms + retrieval_ms + generation_ms, 1))
         metrics = Metrics(
@@ -224,4 +229,4 @@ class AnswerPipeline:
                 "invalid_citations": len(cited.invalid),
             },
         )
-        yield DoneEvent(answer, cited.valid, cited.invalid, False, metrics)
+        yield DoneEvent(answer, cited.valid, cited.invalid, False, metrics, safe.neutralised)

@@ -20,6 +20,7 @@ from askvault.errors import ModelError
 from askvault.evaluate.chart import write_chart
 from askvault.evaluate.metrics import JsonValue
 from askvault.evaluate.modes import ModeRegistry, searcher_modes
+from askvault.evaluate.overrides import apply_overrides
 from askvault.evaluate.questions import Question, check_questions, load_questions
 from askvault.evaluate.report import render_markdown, render_text, to_json
 from askvault.evaluate.runner import DEFAULT_KS, EvalResult, ModeRun, parse_ks, parse_mode_names, run_evaluation
@@ -41,6 +42,13 @@ def eval_modes(engine: Engine) -> ModeRegistry:
 @click.option(
     "--report", "report_dir", type=click.Path(path_type=Path, file_okay=False), help="Write report.md and chart.png."
 )
+@click.option(
+    "--set",
+    "overrides",
+    multiple=True,
+    metavar="SECTION.FIELD=VALUE",
+    help="Override a chunk.* or retrieval.* parameter for this run (repeatable), e.g. chunk.note_chunk=true.",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Log details to stderr.")
 @handles_errors
 def eval_command(
@@ -49,6 +57,7 @@ def eval_command(
     modes: str,
     json_out: Path | None,
     report_dir: Path | None,
+    overrides: tuple[str, ...],
     verbose: bool,
     **params: object,
 ) -> None:
@@ -57,7 +66,7 @@ def eval_command(
     k_list = parse_ks(ks)
     mode_names = parse_mode_names(modes)
     questions = load_questions(questions_file)
-    config = build_config(params)
+    config = apply_overrides(build_config(params), overrides)
     for problem in check_questions(config.vault.root, questions):
         click.echo(f"askvault: warning: {problem}", err=True)
     result = asyncio.run(_evaluate(config, questions, questions_file, mode_names, k_list))
@@ -168,4 +177,6 @@ def _meta(
         "dense_k": config.retrieval.dense_k,
         "keyword_k": config.retrieval.keyword_k,
         "rrf_k": config.retrieval.rrf_k,
+        "chunk_params": {f: getattr(config.chunk, f) for f in config.chunk.__dataclass_fields__},
+        "retrieval_params": {f: getattr(config.retrieval, f) for f in config.retrieval.__dataclass_fields__},
     }

@@ -70,8 +70,24 @@ def format_summary(report: IndexReport, vault: Path) -> str:
         lines.append(f"Dense search: ready ({report.embedded} chunks embedded this run).")
     else:
         lines.append(f"Dense search: {report.dense} — {report.dense_problem or 'not ready yet'}. Keyword search works.")
+    lines.extend(format_redactions(report.redactions))
     for problem in report.failed:
         lines.append(f"  failed  {problem.path}: {problem.reason}")
     for problem in report.skipped:
         lines.append(f"  skipped {problem.path}: {problem.reason}")
     return "\n".join(lines)
+
+
+def format_redactions(redactions: dict[str, object]) -> list[str]:
+    """ "Secrets redacted: 3 (password 2, aws-access-key 1)" and one line per note; kinds only, never values."""
+    total = redactions.get("total")
+    by_kind, notes = redactions.get("by_kind"), redactions.get("notes")
+    if not isinstance(total, int) or not total or not isinstance(by_kind, dict) or not isinstance(notes, list):
+        return []
+    kinds = ", ".join(f"{kind} {count}" for kind, count in by_kind.items())
+    lines = [f"Secrets redacted before indexing: {total} ({kinds}); the notes themselves are untouched."]
+    for entry in notes:
+        if isinstance(entry, dict) and isinstance(entry.get("kinds"), dict):
+            counts = ", ".join(f"{kind} {count}" for kind, count in entry["kinds"].items())
+            lines.append(f"  redacted {entry.get('path')}: {counts}")
+    return lines

@@ -23,11 +23,23 @@ EXIT_CONFIG = 2
 EXIT_LOCKED = 3
 EXIT_VAULT_EMPTY = 4
 
-_SHARED = ("vault", "data_dir", "ollama_url", "embed_model", "chat_model", "qdrant_url", "config_file", "exclude")
+_SHARED = (
+    "vault",
+    "data_dir",
+    "ollama_url",
+    "embed_model",
+    "chat_model",
+    "qdrant_url",
+    "config_file",
+    "exclude",
+    "include",
+    "exclude_headings",
+)
 
 
 def shared_options(func: Callable[P, R]) -> Callable[P, R]:
-    """--vault, --data-dir, --ollama-url, --embed-model, --chat-model, --qdrant-url, --exclude, --config."""
+    """--vault, --data-dir, --ollama-url, --embed-model, --chat-model, --qdrant-url, --exclude, --include,
+    --exclude-heading, --config."""
     decorators = [
         click.option("--vault", type=click.Path(path_type=Path), help="The vault folder [env ASKVAULT_VAULT]."),
         click.option(
@@ -43,6 +55,17 @@ def shared_options(func: Callable[P, R]) -> Callable[P, R]:
             "--exclude",
             multiple=True,
             help="Gitignore-style pattern kept out of the index (repeatable) [env ASKVAULT_EXCLUDE].",
+        ),
+        click.option(
+            "--include",
+            multiple=True,
+            help="Index only notes matching this gitignore-style pattern (repeatable) [env ASKVAULT_INCLUDE].",
+        ),
+        click.option(
+            "--exclude-heading",
+            "exclude_headings",
+            multiple=True,
+            help="Leave out sections under this heading, any case (repeatable) [env ASKVAULT_EXCLUDE_HEADINGS].",
         ),
         click.option(
             "--config",

@@ -27,7 +27,8 @@ class OllamaEmbedder:
         self._keep_alive = keep_alive
         self._prefixes: Prefixes = prefixes_for(cfg.embed_model)
         timeout = httpx.Timeout(cfg.read_timeout_s, connect=cfg.connect_timeout_s)
-        self._client = client if client is not None else AsyncClient(host=cfg.url, timeout=timeout)
+        # trust_env=False: HTTP(S)_PROXY must never route note text to a proxy; Ollama is local.
+        self._client = client if client is not None else AsyncClient(host=cfg.url, timeout=timeout, trust_env=False)
         self._slots = asyncio.Semaphore(max(1, cfg.embed_concurrency))
         self._dim: int | None = None
         self._probe_lock = asyncio.Lock()

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from askvault.errors import ModelError, ModelMissing, ModelUnreachable
@@ -25,9 +26,22 @@ class VectorStoreFactory(Protocol):
 
     async def open(self, collection: str, dim: int) -> VectorStore: ...
 
-    async def retire_others(self, keep: str) -> None:
-        """Drops every collection but `keep` (old embedders' vectors) once `keep` is complete."""
+    async def retire_others(self, keep: str) -> list[str]:
+        """Drops every collection but `keep` (old embedders' vectors) once `keep` is complete; returns their names."""
         ...
+
+
+@dataclass
+class VectorChores:
+    """What the notes' commits left for the vector store: filled by the indexer, drained by `sync_dense`."""
+
+    stale: set[str] = field(default_factory=set)
+    """Chunk ids whose vector must go (chunk removed, or its text changed)."""
+    restamped: set[str] = field(default_factory=set)
+    """Chunk ids whose text (so vector) is unchanged but whose tags or mtime changed: the payload filters use."""
+
+    def __bool__(self) -> bool:
+        return bool(self.stale or self.restamped)
 
 
 def collection_name(fingerprint: str) -> str:
@@ -48,18 +62,22 @@ async def sync_dense(
     dense: DenseIndex,
     factory: VectorStoreFactory,
     progress: Callable[[Progress], None] | None = None,
+    chores: VectorChores | None = None,
 ) -> int:
     """Embeds every chunk that lacks a vector in the current embedder's collection; returns how many.
 
     Never raises for model problems: dense search turns off with a sentence saying how to fix it, and
     keyword search keeps working. Vectors already written are kept, so the next run resumes.
+    `chores` (stale vectors, payloads to refresh) are done first and emptied.
     """
+    chores = chores if chores is not None else VectorChores()
     embedder = dense.embedder
     try:
         fingerprint = await embedder.fingerprint()
         dim = await embedder.dimension()
     except ModelError as exc:
         _turn_off(dense, describe_model_problem(exc, embedder.model))
+        await _defer_chores(manifest, chores)
         return 0
     collection = collection_name(fingerprint)
     store = dense.store
@@ -69,6 +87,9 @@ async def sync_dense(
     if not complete_before:
         # A new model: keep queries off the half-built collection until every chunk has a vector.
         dense.state, dense.store = "building", None
+    stored = await store.ids()
+    known = await _forget_lost(manifest, stored, collection)
+    stored -= await _do_chores(manifest, store, chores, known)
     pending = await asyncio.to_thread(manifest.unembedded, collection)
     done = 0
     for start in range(0, len(pending), EMBED_BATCH):
@@ -83,18 +104,65 @@ async def sync_dense(
         done += len(batch)
         if progress:
             progress(Progress("embed", done, len(pending)))
-    await _sweep_orphans(manifest, store, collection)
+    await _sweep_orphans(manifest, store, collection, stored)
     if not complete_before:
         manifest.set_meta(ACTIVE_COLLECTION, collection)
-        await factory.retire_others(keep=collection)
+        for retired in await factory.retire_others(keep=collection):
+            # Its vectors are gone with its folder: coming back to that model must embed everything again.
+            await asyncio.to_thread(manifest.forget_collection, retired)
     dense.store, dense.state, dense.problem = store, "ready", None
     return done
 
 
-async def _sweep_orphans(manifest: Manifest, store: VectorStore, collection: str) -> None:
-    """Vectors whose chunk is gone (a crash between commit and delete) are removed; none survive a sync."""
+async def _forget_lost(manifest: Manifest, stored: set[str], collection: str) -> set[str]:
+    """Vectors the manifest records but the store lacks (a dropped or deleted collection) count as unembedded.
+
+    Without this a collection rebuilt empty would be declared complete and dense search would find nothing.
+    Returns the ids the store really holds vectors for.
+    """
     known = await asyncio.to_thread(manifest.embedded_ids, collection)
-    stored = await store.ids()
+    lost = sorted(known - stored)
+    if lost:
+        log.info("%d vectors of %s are missing from the store; they will be embedded again", len(lost), collection)
+        await asyncio.to_thread(manifest.forget_vectors, collection, lost)
+    return known & stored
+
+
+async def _do_chores(manifest: Manifest, store: VectorStore, chores: VectorChores, known: set[str]) -> set[str]:
+    """Deletes stale vectors and refreshes restamped payloads; returns the ids deleted.
+
+    The queue empties only once the store took it, so a store failure leaves it for the next sync.
+    """
+    stale = sorted(chores.stale)
+    # A restamped chunk without a vector here gets one (payload included) when it is embedded below.
+    restamped = sorted((chores.restamped & known) - set(stale))
+    if stale:
+        await store.delete(stale)
+    chores.stale.difference_update(stale)
+    if restamped:
+        # Same text, so the vector holds; but folder/tag/date filters read the payload, which must follow.
+        chunks = await asyncio.to_thread(manifest.get_chunks, restamped)
+        await store.refresh_payload(list(chunks.values()))
+    chores.restamped.clear()
+    return set(stale)
+
+
+async def _defer_chores(manifest: Manifest, chores: VectorChores) -> None:
+    """No store to update now: stale vectors are swept as orphans later; restamped chunks get embedded again
+    (with a fresh payload) once the model is back, so no filter ever reads an outdated payload."""
+    chores.stale = set()
+    restamped, chores.restamped = sorted(chores.restamped), set()
+    if restamped:
+        await asyncio.to_thread(manifest.forget_chunk_vectors, restamped)
+
+
+async def _sweep_orphans(manifest: Manifest, store: VectorStore, collection: str, stored: set[str]) -> None:
+    """Vectors whose chunk is gone (a crash between commit and delete) are removed; none survive a sync.
+
+    `stored` is the store's ids from the start of this sync: what was written since is recorded in the
+    manifest (or, for a chunk removed mid-sync, swept by the next one).
+    """
+    known = await asyncio.to_thread(manifest.embedded_ids, collection)
     orphans = sorted(stored - known)
     if orphans:
         log.info("removing %d orphan vectors", len(orphans))

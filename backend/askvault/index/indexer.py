@@ -8,15 +8,17 @@ import hashlib
 import logging
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import ParamSpec, TypeVar
 
-from askvault.chunk import CHUNKER_VERSION, chunk_note
+from askvault.chunk import CHUNKER_VERSION, boilerplate_candidates, chunk_note
 from askvault.config import ChunkParams, VaultConfig
-from askvault.errors import AskVaultError, NoteError, VaultLooksEmpty
+from askvault.errors import AskVaultError, NoteError, StoreError, VaultError, VaultLooksEmpty
 from askvault.index.changes import ChangeBatch
-from askvault.index.dense_sync import VectorStoreFactory, sync_dense
+from askvault.index.dense_sync import VectorChores, VectorStoreFactory, sync_dense
+from askvault.index.privacy import IndexPrivacy, redactions_in
 from askvault.index.report import IndexReport, Problem, Progress
 from askvault.index.scan import NoteFile, VaultFilter, read_note_bytes, scan_vault
 from askvault.parse.decode import decode_note
@@ -24,7 +26,7 @@ from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
 from askvault.retrieve.dense import DenseIndex
 from askvault.store.catalog import ChunkCatalog
-from askvault.store.manifest import Manifest
+from askvault.store.manifest import Manifest, NoteStat
 from askvault.store.protocol import KeywordIndex
 
 log = logging.getLogger(__name__)
@@ -66,12 +68,20 @@ class Indexer:
         self._lock = asyncio.Lock()
         self._listeners: list[Callable[[Progress], None]] = []
         self.last_report: IndexReport | None = None
-        self._stale: list[str] = []
+        self._chores = VectorChores()
         self._abort = threading.Event()
         self._dirty = False
+        self._removed_by_watcher = 0
+        """Notes watcher batches removed since the last full run: the mass-delete guard counts them too."""
         self._inflight: asyncio.Future[object] | None = None
         self.progress = Progress("done", 0, 0)
-        self._version = hashlib.sha256(f"{CHUNKER_VERSION}|{chunking}".encode()).hexdigest()[:12]
+        self._privacy = IndexPrivacy(vault)
+        # Excluded headings and the secret rules change what is chunked: part of every note's fingerprint.
+        version = f"{CHUNKER_VERSION}|{chunking}|{self._privacy.version}"
+        self._version_key = version
+        self._version = hashlib.sha256(version.encode()).hexdigest()[:12]
+        self._boilerplate: frozenset[str] = frozenset()
+        """Prose lines found in ≥ chunking.boilerplate_min_notes notes, kept out of index text (full runs)."""
 
     # ----- observation -------------------------------------------------------------------------
     @property
@@ -98,7 +108,17 @@ class Indexer:
     async def run(self, full: bool = False, allow_mass_delete: bool = False) -> IndexReport:
         """Scans the whole vault and reconciles: new, changed, deleted and renamed notes; missing vectors."""
         async with self._lock:
-            return await self._run(full, allow_mass_delete)
+            try:
+                report = await self._run(full, allow_mass_delete)
+            except VaultError as exc:
+                # Refused (the vault looks unmounted or emptied, or is gone): the index stays as it was, and
+                # the report says why, so /api/status shows it even when the watcher's reconcile was refused.
+                now = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+                self.last_report = IndexReport(failed=[Problem("(vault)", exc.message)], finished_at=now)
+                self._emit(Progress("done", self._manifest.count_notes(), self._manifest.count_notes()))
+                raise
+            self._removed_by_watcher = 0
+            return report
 
     async def apply(self, batch: ChangeBatch) -> None:
         """Applies a watcher batch: re-read some notes, remove others. Never a mass delete."""
@@ -107,6 +127,7 @@ class Indexer:
             report = IndexReport()
             loop = asyncio.get_running_loop()
             await self._in_thread(self._apply_sync, batch, report, loop)
+            self._removed_by_watcher += report.removed
             await self._finish(report, started)
 
     async def reconcile(self) -> None:
@@ -147,19 +168,22 @@ class Indexer:
         return await self._finish(report, started)
 
     async def _finish(self, report: IndexReport, started: float) -> IndexReport:
-        stale, self._stale = self._stale, []
-        store = self._dense.store
-        if stale and store is not None:
-            # Anything missed here (a crash) is swept as an orphan by the next dense sync.
-            await store.delete(stale)
-        report.embedded = await sync_dense(self._manifest, self._dense, self._vectors, self._emit)
-        if self._dirty or report.embedded or not len(self._catalog):
-            # A quiet periodic reconcile changes nothing: skip the keyword rebuild.
+        # Stale vectors missed here (a crash) are swept as orphans by the next dense sync.
+        try:
+            report.embedded = await sync_dense(self._manifest, self._dense, self._vectors, self._emit, self._chores)
+        except StoreError as exc:
+            # A full disk or a damaged vector folder costs dense search, never the run or the keyword index:
+            # the manifest holds the notes, and the next sync resumes (orphans swept, missing vectors added).
+            log.warning("dense search off: %s", exc.message)
+            self._dense.state, self._dense.problem = "off", f"the vector store failed — {exc.message}"
+        if self._dirty or not len(self._catalog):
+            # A quiet periodic reconcile changes nothing, and new vectors change no keyword: skip the rebuild.
             self._emit(Progress("keyword", 0, 1))
             self._dirty = False
             await self._in_thread(self._rebuild_keyword)
         report.notes = self._manifest.count_notes()
         report.chunks = self._manifest.count_chunks()
+        report.redactions = redactions_in(self._catalog.snapshot())
         report.dense, report.dense_problem = self._dense.state, self._dense.problem
         report.seconds = round(time.perf_counter() - started, 3)
         report.finished_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
@@ -176,8 +200,12 @@ class Indexer:
         stored = self._manifest.note_stats()
         on_disk = {n.path: n for n in scan.notes}
         gone = [path for path in stored if path not in on_disk]
-        self._refuse_mass_delete(len(stored), len(gone), len(on_disk), allow_mass_delete)
+        # A note still on disk but now excluded (or too large) is a choice, not a failed mount: it goes, and
+        # does not count towards the refusal, so excluding a big folder takes effect at once.
+        missing = [path for path in gone if NoteFile.stat(self._vault.root, path) is None]
+        self._refuse_mass_delete(len(stored), len(missing), len(on_disk), allow_mass_delete)
         resolver = LinkResolver(on_disk)
+        self._find_boilerplate(scan.notes, resolver)
         total = len(scan.notes)
         for done, note_file in enumerate(scan.notes, start=1):
             self._check_abort()
@@ -198,11 +226,37 @@ class Indexer:
             self._remove(self._manifest.remove_note(path))
             report.removed += 1
 
+    def _find_boilerplate(self, notes: list[NoteFile], resolver: LinkResolver) -> None:
+        """Counts every note's prose lines; those in ≥ N notes are boilerplate (DESIGN §2). The set joins the
+        fingerprint, so a change re-chunks every note; watcher batches reuse the last run's set."""
+        threshold = self._chunking.boilerplate_min_notes
+        if threshold < 1:
+            return
+        counts: Counter[str] = Counter()
+        for note_file in notes:
+            self._check_abort()
+            if note_file.size > self._vault.max_note_bytes:
+                continue
+            try:
+                text = decode_note(read_note_bytes(self._vault.root, note_file.path))
+            except (AskVaultError, OSError):
+                continue  # the note's own indexing reports the problem
+            note = parse_note(note_file.path, text, resolver, self._vault.opt_out_key)
+            if not note.opted_out:
+                counts.update(boilerplate_candidates(self._privacy.prepare(note).note))
+        self._boilerplate = frozenset(line for line, seen in counts.items() if seen >= threshold)
+        key = "\n".join([self._version_key, *sorted(self._boilerplate)])
+        self._version = hashlib.sha256(key.encode()).hexdigest()[:12]
+
     def _apply_sync(self, batch: ChangeBatch, report: IndexReport, loop: asyncio.AbstractEventLoop) -> None:
+        self._filter = VaultFilter(self._vault)  # Excluded files edited in Obsidian apply to the next save
+        if self._batch_refused(batch, report):
+            return
         for prefix in sorted(batch.deleted_prefixes):
-            removed = self._manifest.remove_prefix(prefix)
-            self._remove(removed)
-            report.removed += len(removed)
+            under = prefix.strip("/") + "/"
+            notes = sum(1 for path in self._manifest.note_stats() if path.startswith(under))
+            self._remove(self._manifest.remove_prefix(prefix))
+            report.removed += notes
         for path in sorted(batch.deletes):
             removed = self._manifest.remove_note(path)
             if removed:
@@ -210,7 +264,8 @@ class Indexer:
                 report.removed += 1
         if not batch.upserts:
             return
-        resolver = LinkResolver(set(self._manifest.note_stats()) | set(batch.upserts))
+        stored = self._manifest.note_stats()
+        resolver = LinkResolver(set(stored) | set(batch.upserts))
         for path in sorted(batch.upserts):
             self._check_abort()
             reason = self._filter.excluded(path)
@@ -224,23 +279,36 @@ class Indexer:
                 self._remove(self._manifest.remove_note(path))
                 report.removed += 1
                 continue
-            self._index_note(note_file, resolver, report)
+            self._index_note(note_file, resolver, report, stored.get(path))
         loop.call_soon_threadsafe(self._emit, Progress("notes", len(batch.upserts), len(batch.upserts)))
 
-    def _index_note(self, note_file: NoteFile, resolver: LinkResolver, report: IndexReport) -> None:
-        """Parse, chunk and commit one note in one transaction; on any failure its old chunks stay."""
+    def _index_note(
+        self, note_file: NoteFile, resolver: LinkResolver, report: IndexReport, known: NoteStat | None = None
+    ) -> None:
+        """Parse, chunk and commit one note in one transaction; on any failure its old chunks stay.
+
+        With `known` (a watcher event), a note whose bytes, size and mtime are all as recorded is left alone.
+        """
         try:
             if note_file.size > self._vault.max_note_bytes:
                 raise NoteError(f"larger than the {self._vault.max_note_bytes // 1024} KiB cap")
             data = read_note_bytes(self._vault.root, note_file.path)
             fingerprint = hashlib.sha256(data).hexdigest() + ":" + self._version
+            if known is not None and (known.fingerprint, known.size, known.mtime_ns) == (
+                fingerprint,
+                note_file.size,
+                note_file.mtime_ns,
+            ):
+                report.unchanged += 1
+                return
             text = decode_note(data)
             note = parse_note(note_file.path, text, resolver, self._vault.opt_out_key)
             if note.opted_out:
                 self._remove(self._manifest.remove_note(note_file.path))
                 report.skipped.append(Problem(note_file.path, f"opted out ({self._vault.opt_out_key}: false)"))
                 return
-            chunks = chunk_note(note, self._chunking, mtime=note_file.mtime_ns / 1e9)
+            note = self._privacy.prepare(note).note  # excluded headings dropped, secrets redacted
+            chunks = chunk_note(note, self._chunking, mtime=note_file.mtime_ns / 1e9, boilerplate=self._boilerplate)
             delta = self._manifest.replace_note(
                 note_file.path, fingerprint, note_file.mtime_ns, note_file.size, note.title, chunks
             )
@@ -252,16 +320,43 @@ class Indexer:
             report.failed.append(Problem(note_file.path, exc.strerror or type(exc).__name__))
             log.warning("could not read %s: %s", note_file.path, exc.strerror)
             return
+        except Exception as exc:  # a bug in one stage must cost one note, never the run (its old chunks stay)
+            log.exception("indexing %s failed", note_file.path)
+            report.failed.append(Problem(note_file.path, f"internal error ({type(exc).__name__}: {exc})"))
+            return
         self._dirty = True
         self._remove(delta.removed + delta.changed)
+        self._chores.restamped.update(delta.restamped)
         report.indexed += 1
 
     def _remove(self, chunk_ids: Iterable[str]) -> None:
-        """Queues stale vectors for deletion once the worker thread is done (see `_finish`)."""
+        """Queues stale vectors for deletion by the next dense sync (see `_finish`)."""
         ids = list(chunk_ids)
         if ids:
             self._dirty = True
-            self._stale.extend(ids)
+            self._chores.stale.update(ids)
+
+    def _batch_refused(self, batch: ChangeBatch, report: IndexReport) -> bool:
+        """The mass-delete guard for watcher batches: a sync client emptying the vault must not empty the index.
+
+        Events trickle in over several batches, so the guard counts every indexed note now missing from
+        disk, not only this batch's. A refused batch changes nothing; the report (and /api/status) says why.
+        """
+        if not (batch.deletes or batch.deleted_prefixes):
+            return False
+        stored = self._manifest.note_stats()
+        missing = sum(1 for path in stored if NoteFile.stat(self._vault.root, path) is None)
+        arriving = len(batch.upserts - stored.keys())  # a renamed folder's notes come back under new names
+        try:
+            # Notes already removed by earlier batches count as gone, so a slow emptying is caught as well.
+            gone = max(0, missing + self._removed_by_watcher - arriving)
+            indexed = len(stored) + self._removed_by_watcher
+            self._refuse_mass_delete(indexed, gone, len(stored) - missing + arriving, False)
+        except VaultLooksEmpty as exc:
+            report.failed.append(Problem("(vault)", exc.message))
+            log.warning("watcher batch refused: %s", exc.message)
+            return True
+        return False
 
     def _refuse_mass_delete(self, stored: int, gone: int, on_disk: int, allow: bool) -> None:
         if allow or stored == 0 or gone == 0:

@@ -26,6 +26,8 @@ class IndexReport:
     dense_problem: str | None = None
     seconds: float = 0.0
     finished_at: str | None = None
+    redactions: dict[str, object] = field(default_factory=dict)
+    """Secrets redacted in the index: {"total", "by_kind", "notes": [{"path", "kinds"}]} (kinds, never values)."""
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)

@@ -80,6 +80,8 @@ class VaultFilter:
         self._read_ignore_filters()
         self.globs = tuple(cfg.exclude_globs)
         self._spec = pathspec.GitIgnoreSpec.from_lines(self.globs)
+        self.includes = tuple(cfg.include_globs)
+        self._include = pathspec.GitIgnoreSpec.from_lines(self.includes)
 
     def _find_config_dir(self) -> str | None:
         # Obsidian can be told to use another dot-folder for its settings; fall back to any that has app.json.
@@ -125,7 +127,8 @@ class VaultFilter:
         return None
 
     def user_excluded(self, rel_path: str) -> str | None:
-        """Reason when Obsidian's Excluded files or our exclude globs cover the path (folders end with `/`)."""
+        """Reason when Obsidian's Excluded files or our exclude globs cover the path, or include globs are set and
+        miss it (folders end with `/`)."""
         for prefix in self.prefixes:
             if rel_path.startswith(prefix):
                 return f"Obsidian Excluded files: {prefix!r}"
@@ -135,6 +138,9 @@ class VaultFilter:
         if self.globs and self._spec.match_file(rel_path):
             matching = [g for g in self.globs if pathspec.GitIgnoreSpec.from_lines([g]).match_file(rel_path)]
             return f"exclude glob {matching[-1]!r}" if matching else "exclude globs"
+        if self.includes and not rel_path.endswith("/") and not self._include.match_file(rel_path):
+            # Include-only mode: folders are walked (a pattern may pick files deep inside), notes are checked.
+            return "not matched by the include globs"
         return None
 
     def excluded(self, rel_path: str) -> str | None:

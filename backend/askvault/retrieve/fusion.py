@@ -19,16 +19,20 @@ class Fused:
     """Method name → 1-based rank in that method's list; a method that missed the chunk is absent."""
 
 
-def rrf(rankings: Mapping[str, Sequence[str]], k: int = 60) -> list[Fused]:
+def rrf(rankings: Mapping[str, Sequence[str]], k: int = 60, weights: Mapping[str, float] | None = None) -> list[Fused]:
     """Fuse rankings (method name → chunk ids, best first) by reciprocal rank fusion, best first.
 
     Scores only depend on ranks, never on the methods' own scores, so cosine similarities and BM25 scores need no
     common scale. No id is ever dropped: a chunk found by one method keeps 1/(k + rank). An id listed twice by
     one method counts once, at its better rank. Ties (equal scores) go to the better single rank, then to the
     method listed first in `rankings`, then to the smaller id, so the order never depends on set or hash order.
+    `weights` (method → weight, 1 when absent) makes it weighted RRF: Σ weight / (k + rank).
     """
     if not k > 0:
         raise BadRequest(f"RRF k must be greater than 0, got {k}")
+    weight = dict(weights or {})
+    if any(not (w >= 0 and math.isfinite(w)) for w in weight.values()):
+        raise BadRequest(f"RRF weights must be finite and ≥ 0, got {weight}")
     ranks: dict[str, dict[str, int]] = {}
     for method, ids in rankings.items():
         for position, chunk_id in enumerate(ids, start=1):
@@ -38,10 +42,40 @@ def rrf(rankings: Mapping[str, Sequence[str]], k: int = 60) -> list[Fused]:
 
     def fused(chunk_id: str, by_method: dict[str, int]) -> Fused:
         # fsum is exactly rounded, so the same ranks give the same score whatever order the methods come in.
-        return Fused(chunk_id=chunk_id, score=math.fsum(1 / (k + rank) for rank in by_method.values()), ranks=by_method)
+        return Fused(
+            chunk_id=chunk_id,
+            score=math.fsum(weight.get(m, 1.0) / (k + rank) for m, rank in by_method.items()),
+            ranks=by_method,
+        )
 
     def sort_key(item: Fused) -> tuple[float, int, int, str]:
         best_rank, best_method = min((rank, order[method]) for method, rank in item.ranks.items())
         return (-item.score, best_rank, best_method, item.chunk_id)
 
     return sorted((fused(chunk_id, by_method) for chunk_id, by_method in ranks.items()), key=sort_key)
+
+
+def protect_leaders(fused: Sequence[Fused], rankings: Mapping[str, Sequence[str]], top: int) -> list[Fused]:
+    """`fused` reordered so each method's first `top` ids sit within the first (methods × top) places.
+
+    Plain RRF lets a chunk that one method ranks first fall below chunks both methods rank moderately; this keeps
+    every method's leaders in view. Leaders already inside keep their places; a missing one takes the place of the
+    lowest non-leader there, and everything else keeps its fused order.
+    """
+    if top < 1:
+        return list(fused)
+    leaders = {chunk_id for ids in rankings.values() for chunk_id in ids[:top]}
+    room = min(len(fused), len(rankings) * top)
+    head, tail = list(fused[:room]), list(fused[room:])
+    missing = [f for f in tail if f.chunk_id in leaders]
+    for entry in missing:
+        victim = next((i for i in range(len(head) - 1, -1, -1) if head[i].chunk_id not in leaders), None)
+        if victim is None:
+            break
+        tail.append(head.pop(victim))
+        head.append(entry)
+        tail.remove(entry)
+    order = {f.chunk_id: i for i, f in enumerate(fused)}
+    head.sort(key=lambda f: order[f.chunk_id])
+    tail.sort(key=lambda f: order[f.chunk_id])
+    return head + tail

@@ -4,19 +4,52 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
+from askvault.chunk import note_chunk_id
 from askvault.config import RetrievalParams
 from askvault.errors import BadRequest, ModelError
 from askvault.model import Chunk, Hit, RankedId, SearchFilters, SearchMode, SearchResult, TermStat
 from askvault.retrieve.dense import DenseIndex
-from askvault.retrieve.fusion import rrf
+from askvault.retrieve.fusion import Fused, protect_leaders, rrf
 from askvault.store.catalog import ChunkCatalog
 from askvault.store.protocol import KeywordIndex
 
 log = logging.getLogger(__name__)
 
 MAX_QUERY_CHARS = 2000
+
+
+def _expand_note_hits(ranking: list[Fused], chunks: Mapping[str, Chunk]) -> list[Fused]:
+    """A note-level chunk stands for its note: at its place comes the note's best-fused other chunk (or, when no
+    leg found one, the note's first chunk), so a match on a name or alias brings up text, not an outline."""
+    by_note: dict[str, list[Fused]] = {}
+    for fused in ranking:
+        chunk = chunks.get(fused.chunk_id)
+        if chunk is not None:
+            by_note.setdefault(chunk.path, []).append(fused)
+    out: list[Fused] = []
+    used: set[str] = set()
+    for fused in ranking:
+        chunk = chunks.get(fused.chunk_id)
+        if fused.chunk_id in used:
+            continue
+        used.add(fused.chunk_id)
+        if chunk is None or fused.chunk_id != note_chunk_id(chunk.path):
+            out.append(fused)
+            continue
+        other = next((f for f in by_note[chunk.path] if f.chunk_id not in used), None)
+        if other is None:
+            first = min(
+                (c for c in chunks.values() if c.path == chunk.path and c.id not in used),
+                key=lambda c: c.start_line,
+                default=None,
+            )
+            other = Fused(first.id, fused.score, {}) if first is not None else None
+        if other is not None:
+            used.add(other.chunk_id)
+            out.append(Fused(other.chunk_id, max(other.score, fused.score), other.ranks))
+    return out
 
 
 def _ms(start: float) -> float:
@@ -27,12 +60,19 @@ class HybridSearcher:
     """Implements `askvault.retrieve.protocol.Searcher` over the live catalog, BM25 index and dense index."""
 
     def __init__(
-        self, catalog: ChunkCatalog, keywords: KeywordIndex, dense: DenseIndex, params: RetrievalParams
+        self,
+        catalog: ChunkCatalog,
+        keywords: KeywordIndex,
+        dense: DenseIndex,
+        params: RetrievalParams,
+        visible: Callable[[Chunk], bool] | None = None,
     ) -> None:
         self._catalog = catalog
         self._keywords = keywords
         self._dense = dense
         self._params = params
+        self._visible = visible
+        """Re-checks the privacy rules on each hit (the index may predate them); None shows every hit."""
 
     async def search(
         self, query: str, k: int, mode: SearchMode = "hybrid", filters: SearchFilters | None = None
@@ -64,7 +104,8 @@ class HybridSearcher:
         t0 = time.perf_counter()
         hits = self._fuse(dense_ranked, keyword_ranked, k)
         timings["fusion"] = _ms(t0)
-        timings["total"] = round(_ms(started) - timings.get("embed", 0.0), 3)
+        # The whole search, embedding included (docs/api.md); the answer pipeline subtracts `embed` itself.
+        timings["total"] = _ms(started)
         return SearchResult(
             query=query,
             mode=mode,
@@ -113,13 +154,23 @@ class HybridSearcher:
         chunks = self._catalog.snapshot()
         dense_scores = {r.chunk_id: r.score for r in dense}
         keyword_scores = {r.chunk_id: r.score for r in keyword}
-        rankings = {"dense": [r.chunk_id for r in dense], "keyword": [r.chunk_id for r in keyword]}
+        # Keyword first: on an exact RRF tie (ranks mirrored between the legs) the chunk holding the query's
+        # literal words wins, so an exact ID or port beats a look-alike the embedder cannot tell apart.
+        rankings = {"keyword": [r.chunk_id for r in keyword], "dense": [r.chunk_id for r in dense]}
         hits: list[Hit] = []
-        for fused in rrf(rankings, k=self._params.rrf_k):
+        weights = {"keyword": self._params.keyword_weight, "dense": self._params.dense_weight}
+        fused_ranking = protect_leaders(
+            rrf(rankings, k=self._params.rrf_k, weights=weights), rankings, self._params.protect_top
+        )
+        if self._params.expand_note_hits:
+            fused_ranking = _expand_note_hits(fused_ranking, chunks)
+        for fused in fused_ranking:
             chunk: Chunk | None = chunks.get(fused.chunk_id)
             if chunk is None:
                 # A vector whose chunk was just removed: the reconcile sweeps it; never show it.
                 continue
+            if self._visible is not None and not self._visible(chunk):
+                continue  # excluded since it was indexed: never shown, never sent
             hits.append(
                 Hit(
                     chunk=chunk,

@@ -70,6 +70,8 @@ class Manifest:
             conn = self._connection()
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
+            # Removed rows (a note excluded or redacted later) are zeroed on disk, not left in free pages.
+            conn.execute("PRAGMA secure_delete=ON")
             has_meta = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
             raw = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() if has_meta else None
         version = self._version(raw[0] if raw else None)
@@ -308,6 +310,11 @@ class Manifest:
                 page = list(ids[start : start + _PAGE])
                 marks = ",".join("?" * len(page))
                 cur.execute(f"DELETE FROM vectors WHERE collection = ? AND chunk_id IN ({marks})", [collection, *page])
+
+    def forget_chunk_vectors(self, ids: Sequence[str]) -> None:
+        """Forgets these chunks' vectors in every collection: they get embedded (payload and all) again."""
+        with self._write("forget chunk vectors") as cur:
+            self._drop_vectors(cur, list(ids))
 
     def forget_collection(self, collection: str) -> None:
         """Forgets every vector row of a collection (after dropping it, e.g. when the embedder changes)."""

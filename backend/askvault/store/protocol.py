@@ -29,6 +29,10 @@ class VectorStore(Protocol):
         """Every chunk id that has a vector (for reconcile: orphans and missing vectors)."""
         ...
 
+    async def refresh_payload(self, chunks: Sequence[Chunk]) -> None:
+        """Rewrites the payload (path, tags, mtime) of chunks whose text, and so vector, did not change."""
+        ...
+
     async def close(self) -> None: ...
 
 

@@ -52,6 +52,10 @@ from askvault.store.payload import (
 T = TypeVar("T")
 
 _CONFIG_FILE = "edge_config.json"
+MIN_FREE_BYTES = 64 * 1024 * 1024
+"""The engine writes through memory-mapped, preallocated 32 MiB WAL segments: on a full disk such a write kills
+the whole process with SIGBUS instead of failing. Below this much free space writes are refused with a
+StoreError (dense search turns off with that sentence; the manifest and keyword search carry on)."""
 _UPSERT_BATCH = 256
 _SCROLL_PAGE = 2048
 
@@ -68,6 +72,19 @@ def _config(dim: int) -> EdgeConfig:
         vectors=EdgeVectorParams(size=dim, distance=Distance.Cosine),
         optimizers=EdgeOptimizersConfig(indexing_threshold=0),
     )
+
+
+def _check_free_space(path: Path) -> None:
+    where = next((p for p in (path, *path.parents) if p.exists()), path)
+    try:
+        free = shutil.disk_usage(where).free
+    except OSError:
+        return
+    if free < MIN_FREE_BYTES:
+        raise StoreError(
+            f"the disk holding the vector store is nearly full ({free // 2**20} MiB free, "
+            f"{MIN_FREE_BYTES // 2**20} MiB needed); free some space, then reindex"
+        )
 
 
 def _describe(exc: Exception) -> str:
@@ -121,6 +138,7 @@ class EdgeVectorStore:
 
     @staticmethod
     def _load_or_create(path: Path, collection: str, dim: int) -> EdgeShard:
+        _check_free_space(path)
         exists = (path / _CONFIG_FILE).is_file()
         try:
             if exists:
@@ -172,6 +190,7 @@ class EdgeVectorStore:
             self._active += 1
         try:
             if write:
+                _check_free_space(self._path)
                 with self._write_lock:
                     return call(shard)
             return call(shard)
@@ -276,8 +295,10 @@ class EdgeVectorStore:
             return
         try:
             with self._write_lock:
-                # Vacuums deleted points when enough have piled up; cheap on plain segments.
-                shard.optimize()
+                # Vacuums deleted points when enough have piled up; cheap on plain segments. It writes new
+                # segments, so not on a nearly full disk (the next close does it).
+                if shutil.disk_usage(self._path).free >= MIN_FREE_BYTES:
+                    shard.optimize()
                 shard.flush()
         except Exception as exc:
             raise StoreError(f"vector collection at {self._path}: flush on close failed: {exc}") from exc

@@ -13,6 +13,7 @@ from askvault.generate.ollama_chat import OllamaChatModel
 from askvault.index.dense_sync import sync_dense
 from askvault.index.indexer import Indexer
 from askvault.index.lock import IndexLock
+from askvault.index.privacy import VisibilityGuard
 from askvault.retrieve.dense import DenseIndex
 from askvault.retrieve.hybrid import HybridSearcher
 from askvault.store.bm25 import Bm25Index
@@ -39,6 +40,8 @@ class Engine:
     indexer: Indexer
     searcher: HybridSearcher
     pipeline: AnswerPipeline
+    guard: VisibilityGuard
+    """Re-checks exclusions on every hit and chunk lookup (the index may be older than the rules)."""
 
     @property
     def store_kind(self) -> str:
@@ -80,7 +83,8 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
         keywords = Bm25Index(Tokenizer(config.retrieval.stem_language))
         dense = DenseIndex(embedder=embedder)
         indexer = Indexer(config.vault, config.chunk, manifest, catalog, keywords, dense, vectors)
-        searcher = HybridSearcher(catalog, keywords, dense, config.retrieval)
+        guard = VisibilityGuard(config.vault)
+        searcher = HybridSearcher(catalog, keywords, dense, config.retrieval, visible=guard.visible)
         pipeline = AnswerPipeline(searcher, chat, config.prompt, config.retrieval)
         await indexer.load()
         if sync_vectors:
@@ -97,4 +101,5 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
             indexer=indexer,
             searcher=searcher,
             pipeline=pipeline,
+            guard=guard,
         )

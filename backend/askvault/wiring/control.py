@@ -8,6 +8,7 @@ import logging
 from collections.abc import AsyncIterator, Mapping
 
 from askvault.errors import AskVaultError
+from askvault.index.privacy import redactions_in
 from askvault.index.report import Problem, Progress
 from askvault.model import Chunk
 from askvault.wiring import Engine
@@ -37,7 +38,7 @@ class EngineControl:
         report = engine.indexer.last_report
         progress = engine.indexer.progress
         failures = [] if report is None else [*report.failed]
-        if self._run_error is not None:
+        if self._run_error is not None and self._run_error not in failures:  # a refused run reports it too
             failures.insert(0, self._run_error)
         last_run: dict[str, object] | None = None
         if report is not None:
@@ -63,6 +64,7 @@ class EngineControl:
                 "last_run": last_run,
                 "failures": [{"path": p.path, "reason": p.reason} for p in failures[:MAX_FAILURES_SHOWN]],
                 "dense": engine.dense.state,
+                "redactions": redactions_in(engine.catalog.snapshot()),
             },
             "models": self._models.snapshot(),
             "store": engine.store_kind,
@@ -88,7 +90,9 @@ class EngineControl:
             self._subscribers.discard(queue)
 
     async def get_chunk(self, chunk_id: str) -> Chunk | None:
-        return self._engine.catalog.get(chunk_id)
+        chunk = self._engine.catalog.get(chunk_id)
+        # A chunk of a note excluded since it was indexed is as absent as one that never existed.
+        return chunk if chunk is not None and self._engine.guard.visible(chunk) else None
 
     # ----- internals --------------------------------------------------------------------------
     async def _run(self, full: bool) -> None:

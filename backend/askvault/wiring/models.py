@@ -36,7 +36,8 @@ class ModelMonitor:
         interval_s: float = 30.0,
     ) -> None:
         self._cfg = cfg
-        self._client = AsyncClient(host=cfg.url, timeout=httpx.Timeout(5.0, connect=cfg.connect_timeout_s))
+        timeout = httpx.Timeout(5.0, connect=cfg.connect_timeout_s)
+        self._client = AsyncClient(host=cfg.url, timeout=timeout, trust_env=False)  # never via an env proxy
         self._on_embed_available = on_embed_available
         self._interval = interval_s
         self._listeners: list[Listener] = []

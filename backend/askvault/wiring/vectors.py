@@ -30,7 +30,8 @@ class EdgeFactory:
             self._open[collection] = store
         return store
 
-    async def retire_others(self, keep: str) -> None:
+    async def retire_others(self, keep: str) -> list[str]:
+        dropped: list[str] = []
         for name in list_collections(self._root):
             if name == keep:
                 continue
@@ -38,7 +39,9 @@ class EdgeFactory:
             if store is not None:
                 await store.close()
             drop_collection(self._root, name)
+            dropped.append(name)
             log.info("dropped vector collection %s (another embedder's)", name)
+        return dropped
 
     async def close(self) -> None:
         for store in self._open.values():
@@ -65,13 +68,16 @@ class ServerFactory:
             self._open[collection] = store
         return store
 
-    async def retire_others(self, keep: str) -> None:
+    async def retire_others(self, keep: str) -> list[str]:
         # Only collections this process opened are known here; a server may hold other vaults' too.
+        dropped: list[str] = []
         for name, store in list(self._open.items()):
             if name != keep:
                 await store.drop()
                 await store.close()
                 del self._open[name]
+                dropped.append(name)
+        return dropped
 
     async def close(self) -> None:
         for store in self._open.values():

@@ -1,0 +1,1 @@
+"""Privacy stage (pure): secret detection and redaction, and excluded headings, applied before chunking."""

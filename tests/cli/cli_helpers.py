@@ -1,0 +1,61 @@
+"""Running `askvault` in tests: in-process through CliRunner (on a worker thread), or as a real subprocess."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from askvault.cli import cli
+from askvault.config import Config, load_config
+
+CLEAN_ENV: dict[str, str | None] = {
+    "ASKVAULT_VAULT": None,
+    "ASKVAULT_DATA_DIR": None,
+    "ASKVAULT_EMBED_MODEL": None,
+    "ASKVAULT_CHAT_MODEL": None,
+    "ASKVAULT_EXCLUDE": None,
+    "OLLAMA_HOST": None,
+    "QDRANT_URL": None,
+}
+"""Variables that would otherwise leak from the developer's shell into the command under test."""
+
+
+def common(vault: Path, data_root: Path, ollama_url: str) -> list[str]:
+    """--vault, --data-dir, --ollama-url and an empty --config (the user's own config file must not count)."""
+    config_file = data_root.parent / "askvault-test-config.toml"
+    if not config_file.exists():
+        config_file.write_text("", encoding="utf-8")
+    return [
+        "--vault",
+        str(vault),
+        "--data-dir",
+        str(data_root),
+        "--ollama-url",
+        ollama_url,
+        "--config",
+        str(config_file),
+    ]
+
+
+def config_of(vault: Path, data_root: Path) -> Config:
+    """The configuration the CLI builds from these flags (where its per-vault data dir is)."""
+    return load_config({"vault": vault, "data_dir": data_root}, {})
+
+
+async def invoke(*args: str) -> Result:
+    """Runs one command in-process; a worker thread, since the command runs its own event loop while the fake
+    Ollama keeps serving on the test's."""
+    runner = CliRunner(env=CLEAN_ENV)
+    return await asyncio.to_thread(runner.invoke, cli, list(args), catch_exceptions=False)
+
+
+def run_process(*args: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+    """Runs `askvault` as a separate process (for what must cross a process boundary, like the writer lock)."""
+    env = {key: value for key, value in os.environ.items() if key not in CLEAN_ENV}
+    command = [sys.executable, "-c", "from askvault.cli import main; main()", *args]
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=timeout, check=False)

@@ -1,0 +1,149 @@
+"""`askvault search` and `askvault ask` from the command line, on an indexed temp vault and the fake Ollama."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from askvault.cli.options import EXIT_ERROR
+from tests.cli.cli_helpers import common, invoke
+from tests.conftest import RunningOllama
+from tests.engine_helpers import write_notes
+
+NOTES: dict[str, str | bytes] = {
+    "Homelab/Postgres.md": "---\ntags: [db]\n---\n# Postgres\n\nThe database listens on port 5433 behind the proxy.\n",
+    "Homelab/Kodi.md": "# Kodi\n\nThe living-room box runs LibreELEC and scans the NAS.\n",
+    "Ideas/Gardening.md": "# Gardening\n\nTomatoes want sun and a port-side balcony.\n",
+}
+SEARCH_KEYS = {"query", "terms", "counts", "results", "timings_ms"}
+RESULT_KEYS = {
+    "id", "path", "title", "heading_path", "start_line", "end_line", "text",
+    "dense_rank", "keyword_rank", "fused_score",
+}  # fmt: skip
+TIMINGS = {
+    "keyword": {"keyword", "fusion", "total"},
+    "dense": {"embed", "dense", "fusion", "total"},
+    "hybrid": {"embed", "dense", "keyword", "fusion", "total"},
+}
+METRICS = {
+    "embed_ms",
+    "retrieval_ms",
+    "first_token_ms",
+    "generation_ms",
+    "total_ms",
+    "prompt_tokens",
+    "completion_tokens",
+}
+
+
+@pytest.fixture
+async def flags(tmp_path: Path, fake_ollama: RunningOllama) -> list[str]:
+    vault = tmp_path / "vault"
+    write_notes(vault, NOTES)
+    shared = common(vault, tmp_path / "data", fake_ollama.url)
+    indexed = await invoke("index", *shared)
+    assert indexed.exit_code == 0, indexed.output
+    return shared
+
+
+def check_rank(value: object) -> None:
+    assert value is None or (isinstance(value, int) and value >= 1)
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "dense", "keyword"])
+async def test_search_json_has_the_documented_shape(flags: list[str], mode: str) -> None:
+    result = await invoke("search", *flags, "which port does the database use, 5433", "--mode", mode, "--json")
+
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.stdout)
+    assert set(body) == SEARCH_KEYS
+    assert body["query"] == "which port does the database use, 5433"
+    assert set(body["counts"]) == {"dense", "keyword"}
+    assert set(body["timings_ms"]) == TIMINGS[mode]
+    assert all(isinstance(v, float) for v in body["timings_ms"].values())
+    assert body["results"]
+    assert body["results"][0]["path"] == "Homelab/Postgres.md"
+    for item in body["results"]:
+        assert set(item) == RESULT_KEYS
+        check_rank(item["dense_rank"])
+        check_rank(item["keyword_rank"])
+        assert isinstance(item["fused_score"], float)
+        assert item["fused_score"] > 0
+        assert isinstance(item["heading_path"], list)
+        assert 1 <= item["start_line"] <= item["end_line"]
+    if mode == "keyword":
+        assert body["counts"]["dense"] == 0
+        assert all(item["dense_rank"] is None for item in body["results"])
+    else:
+        assert body["counts"]["dense"] == 3
+    if mode == "dense":
+        assert body["terms"] == []
+        assert body["counts"]["keyword"] == 0
+        assert all(item["keyword_rank"] is None for item in body["results"])
+    else:
+        terms = {t["term"]: t for t in body["terms"]}
+        assert set(terms["5433"]) == {"term", "df", "idf"}
+        assert terms["5433"]["df"] == 1
+        assert terms["5433"]["idf"] > 0
+        assert body["results"][0]["keyword_rank"] == 1
+
+
+async def test_search_prints_ranked_results_with_both_ranks(flags: list[str]) -> None:
+    result = await invoke("search", *flags, "port 5433", "-k", "2")
+
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == " 1. Homelab/Postgres.md › Postgres  (lines 4–6)"
+    assert lines[1].startswith("    dense 1 · keyword 1 · fused 0.0328")
+    assert lines[-1] == "matched: dense 3, keyword 2"
+
+
+async def test_search_filters_by_folder_and_tag(flags: list[str]) -> None:
+    folder = await invoke("search", *flags, "port", "--folder", "Ideas", "--json")
+    tag = await invoke("search", *flags, "port", "--tag", "db", "--json")
+
+    assert {r["path"] for r in json.loads(folder.stdout)["results"]} == {"Ideas/Gardening.md"}
+    assert {r["path"] for r in json.loads(tag.stdout)["results"]} == {"Homelab/Postgres.md"}
+
+
+async def test_ask_json_answers_with_citations_sources_and_metrics(flags: list[str]) -> None:
+    result = await invoke("ask", *flags, "Which port does Postgres listen on?", "--json")
+
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.stdout)
+    assert set(body) == {"answer", "citations", "sources", "sent", "metrics"}
+    assert body["answer"] == "The notes say so [1]."
+    assert body["citations"] == [1]
+    assert body["sources"][0]["path"] == "Homelab/Postgres.md"
+    assert [s["n"] for s in body["sources"]] == list(range(1, len(body["sources"]) + 1))
+    assert body["sent"] == [s["id"] for s in body["sources"]]
+    assert set(body["sources"][0]) == {"n"} | RESULT_KEYS - {"title"}
+    assert set(body["metrics"]) == METRICS
+    assert body["metrics"]["completion_tokens"] == 3
+    assert body["metrics"]["total_ms"] >= body["metrics"]["embed_ms"] + body["metrics"]["retrieval_ms"]
+
+
+async def test_ask_streams_the_answer_then_its_sources(flags: list[str]) -> None:
+    result = await invoke("ask", *flags, "Which port does Postgres listen on?")
+
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "The notes say so [1]."
+    sources = lines.index("Sources:")
+    assert lines[sources + 1] == "  [1] Homelab/Postgres.md › Postgres (lines 4–6)"
+    assert lines[-1].startswith("— embed_ms ")
+    assert "retrieval_ms" in lines[-1]
+    assert "completion_tokens 3" in lines[-1]
+
+
+async def test_ask_with_a_missing_chat_model_says_how_to_fix_it(flags: list[str]) -> None:
+    plain = await invoke("ask", *flags, "--chat-model", "qwen9:1b", "Which port does Postgres listen on?")
+    as_json = await invoke("ask", *flags, "--chat-model", "qwen9:1b", "Which port?", "--json")
+
+    assert plain.exit_code == EXIT_ERROR
+    assert "error (model_missing):" in plain.stdout
+    assert "ollama pull qwen9:1b" in plain.stdout
+    assert as_json.exit_code == EXIT_ERROR
+    assert json.loads(as_json.stdout)["error"]["code"] == "model_missing"

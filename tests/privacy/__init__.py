@@ -1,0 +1,1 @@
+"""Privacy end to end: canaries, network egress and prompt injection against the real engine."""

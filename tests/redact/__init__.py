@@ -1,0 +1,1 @@
+"""Tests for askvault.redact: secret rules, redaction and excluded headings."""

@@ -1,0 +1,131 @@
+"""Hybrid search end to end on the real engine: the AND trap, exact values, neighbours of a hit, honest timings."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from askvault.ask.events import DoneEvent, RetrievalEvent
+from askvault.wiring import Engine
+from tests.conftest import RunningOllama
+from tests.engine_helpers import engine_config, indexed_engine, paragraph, paths, write_notes
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+KODI_QUESTION = "what does the Kodi maintenance workflow do"
+
+
+def search_vault() -> dict[str, str | bytes]:
+    notes: dict[str, str | bytes] = {
+        # Has "kodi" and "maintenance" but not "workflow": a query joined with AND matches no chunk at all.
+        "Homelab/Kodi.md": (
+            "# Kodi\n\n## Maintenance\n\nEvery Sunday the Kodi box cleans its library and rebuilds the thumbnail "
+            "cache; Kodi add-ons update themselves.\n"
+        ),
+        "Homelab/Postgres.md": "# Postgres\n\nThe database listens on port 5433 behind the proxy.\n",
+        "Travel/Lisbon.md": "# Lisbon\n\nThe port is busy; ferries leave the port every hour. Port wine tastings.\n",
+        "Finance/Invoices.md": "# Invoices\n\nThe NAS was paid with invoice INV-2024-0042 in March.\n",
+        "Finance/Budget.md": "# Budget\n\nInvoice INV-2024-0041 covered the 2024 router; invoices are filed monthly.\n",
+        "Homelab/Backups.md": (
+            f"# Backups\n\n## Laptop\n\nRestic snapshots the laptop to the NAS. {paragraph('laptop')}\n\n"
+            f"## Phone\n\nRestic also snapshots the phone photos. {paragraph('phone')}\n"
+        ),
+    }
+    for i in range(20):
+        notes[f"Work/Process{i:02}.md"] = (
+            f"# Process {i}\n\nThe maintenance workflow for system {i}: open a ticket, follow the workflow, "
+            f"log the maintenance window and close the workflow. {paragraph(f'system{i}', 20)}\n"
+        )
+    return notes
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def engine(tmp_path_factory: pytest.TempPathFactory, module_ollama: RunningOllama) -> AsyncIterator[Engine]:
+    root: Path = tmp_path_factory.mktemp("hybrid")
+    write_notes(root / "vault", search_vault())
+    async with indexed_engine(engine_config(root / "vault", root / "data", module_ollama.url)) as opened:
+        yield opened
+
+
+async def test_the_kodi_and_trap(engine: Engine) -> None:
+    terms = ("kodi", "maintenance", "workflow")
+    texts = [chunk.index_text.lower() for chunk in engine.catalog.snapshot().values()]
+    assert not any(all(term in text for term in terms) for text in texts)  # AND would match nothing
+
+    keyword = await engine.searcher.search(KODI_QUESTION, 5, "keyword")
+    hybrid = await engine.searcher.search(KODI_QUESTION, 5)
+
+    assert paths(keyword)[0] == "Homelab/Kodi.md"
+    stats = {t.term: t for t in keyword.terms}
+    assert stats["kodi"].df == 1
+    assert stats["workflow"].df == 20
+    assert stats["kodi"].idf > 3 * stats["workflow"].idf
+    assert keyword.counts["keyword"] == 21
+    assert "Homelab/Kodi.md" in paths(hybrid)[:3]
+    kodi = next(hit for hit in hybrid.hits if hit.chunk.path == "Homelab/Kodi.md")
+    assert kodi.keyword_rank == 1
+    assert hybrid.dense_available
+    assert kodi.dense_rank is not None
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        pytest.param("5433", "Homelab/Postgres.md", id="port"),
+        pytest.param("which service uses port 5433", "Homelab/Postgres.md", id="port-in-question"),
+        pytest.param("INV-2024-0042", "Finance/Invoices.md", id="invoice-id"),
+        pytest.param("INV-2024-0041", "Finance/Budget.md", id="near-miss-id"),
+    ],
+)
+async def test_exact_values_come_first_in_hybrid(engine: Engine, query: str, expected: str) -> None:
+    result = await engine.searcher.search(query, 5)
+
+    assert paths(result)[0] == expected
+    assert result.hits[0].keyword_rank == 1
+
+
+async def test_a_second_chunk_of_the_same_note_is_kept(engine: Engine) -> None:
+    result = await engine.searcher.search("restic snapshots", 5)
+
+    headings = [hit.chunk.heading_path for hit in result.hits if hit.chunk.path == "Homelab/Backups.md"]
+    assert sorted(headings) == [("Backups", "Laptop"), ("Backups", "Phone")]
+    assert paths(result)[:2] == ["Homelab/Backups.md", "Homelab/Backups.md"]
+
+
+async def test_results_carry_both_ranks_and_fused_scores_in_order(engine: Engine) -> None:
+    result = await engine.searcher.search("restic snapshots the laptop", 8)
+
+    scores = [hit.fused_score for hit in result.hits]
+    assert scores == sorted(scores, reverse=True)
+    for hit in result.hits:
+        ranks = [r for r in (hit.dense_rank, hit.keyword_rank) if r is not None]
+        assert ranks
+        assert all(r >= 1 for r in ranks)
+        assert hit.fused_score == pytest.approx(sum(1 / (60 + r) for r in ranks))
+    assert len({hit.chunk.id for hit in result.hits}) == len(result.hits)
+
+
+async def test_total_time_includes_embedding_and_the_answer_metrics_are_honest(
+    engine: Engine, module_ollama: RunningOllama
+) -> None:
+    module_ollama.fake.embed_delay_s = 0.05  # a lower bound on the embed time, so the split below is checkable
+    try:
+        result = await engine.searcher.search("restic snapshots", 5)
+        events = [event async for event in engine.pipeline.run("restic snapshots")]
+    finally:
+        module_ollama.fake.embed_delay_s = 0.0
+
+    timings = result.timings_ms
+    assert timings["embed"] >= 50
+    assert timings["total"] >= timings["embed"] + timings["dense"] + timings["keyword"] + timings["fusion"] - 0.01
+    retrieval, done = events[0], events[-1]
+    assert isinstance(retrieval, RetrievalEvent)
+    assert isinstance(done, DoneEvent)
+    metrics = done.metrics
+    assert (retrieval.embed_ms, retrieval.retrieval_ms) == (metrics.embed_ms, metrics.retrieval_ms)
+    assert metrics.embed_ms >= 50
+    assert metrics.retrieval_ms > 0  # was 0.0: the embed time was subtracted twice
+    assert metrics.total_ms >= metrics.embed_ms + metrics.retrieval_ms
