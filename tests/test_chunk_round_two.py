@@ -123,3 +123,17 @@ def test_header_new_words_only(title: str, aliases: tuple[str, ...], tags: tuple
     (chunk,) = chunk_note(note, params)
     expected = [title, line, "H"] if line else [title, "H"]
     assert chunk.index_text.split("\n")[:-1] == expected
+
+
+@pytest.mark.parametrize(
+    ("first_only", "headers"),
+    [(False, ["Aliases: HA, Hass · Tags: #homelab"] * 2), (True, ["Aliases: HA, Hass · Tags: #homelab", "Part two"])],
+    ids=["every-chunk", "first-chunk-only"],
+)
+def test_header_first_chunk_only(first_only: bool, headers: list[str]) -> None:
+    source = FRONT + BODY + "# Part two\n" + " ".join(f"other{i}" for i in range(20)) + "\n"
+    params = ChunkParams(
+        max_chars=300, min_chars=60, alias_header=True, tag_header=True, header_first_chunk_only=first_only
+    )
+    chunks = chunk_note(parse(source), params)
+    assert [c.index_text.split("\n")[1] for c in chunks] == headers

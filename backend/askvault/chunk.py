@@ -415,7 +415,7 @@ def _section_chunks(note: Note, params: ChunkParams, mtime: float, boilerplate: 
             section = sections[piece[0].section]
             trail = section.heading_path
             shown = piece[1:] if len(piece) > 1 and piece[0].kind == "heading" else piece
-            head = _head(note.title, trail, meta)
+            head = _head(note.title, trail, meta if not (params.header_first_chunk_only and chunks) else "")
             text, index_text = _capped(head, "\n\n".join(u.text for u in shown), params.hard_cap_chars)
             ordinal = ordinals.get(trail, 0)
             ordinals[trail] = ordinal + 1

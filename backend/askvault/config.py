@@ -46,6 +46,9 @@ class ChunkParams:
     """Every chunk's index text names the note's tags under its title."""
     header_new_words_only: bool = False
     """That header keeps only words the title (or an earlier alias or tag) does not already have."""
+    header_first_chunk_only: bool = False
+    """The alias/tag header goes on the note's first chunk only: a handle for the note without lifting
+    every chunk of it (on every chunk, a note's alias words crowd its own other sections out)."""
     note_chunk: bool = False
     """One extra chunk per note: title, aliases, tags, heading outline, table columns, outgoing link titles."""
     boilerplate_min_notes: int = 0

@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 MAX_QUERY_CHARS = 2000
 
 
-def _expand_note_hits(ranking: list[Fused], chunks: Mapping[str, Chunk]) -> list[Fused]:
+def expand_note_hits(ranking: list[Fused], chunks: Mapping[str, Chunk]) -> list[Fused]:
     """A note-level chunk stands for its note: at its place comes the note's best-fused other chunk (or, when no
     leg found one, the note's first chunk), so a match on a name or alias brings up text, not an outline."""
     by_note: dict[str, list[Fused]] = {}
@@ -163,7 +163,7 @@ class HybridSearcher:
             rrf(rankings, k=self._params.rrf_k, weights=weights), rankings, self._params.protect_top
         )
         if self._params.expand_note_hits:
-            fused_ranking = _expand_note_hits(fused_ranking, chunks)
+            fused_ranking = expand_note_hits(fused_ranking, chunks)
         for fused in fused_ranking:
             chunk: Chunk | None = chunks.get(fused.chunk_id)
             if chunk is None:
