@@ -1,1 +1,1 @@
-"""Benchmarks run by hand (`python -m bench.<name>`); their figures go into docs/decisions.md."""
+"""Benchmarks: `python -m bench` runs the suite (see bench/README.md); `python -m bench.<module>` runs one by hand."""

@@ -1,7 +1,8 @@
 """Benchmark of in-process vector engines: qdrant-edge (exact, HNSW, our adapter) vs qdrant-client local mode.
 
-Run: `.venv/bin/python -m bench.vector_engines --n 10000 --dim 768`. Vectors are clustered around topics with a
-shared direction (real embeddings are anisotropic), so HNSW recall is measured on something realistic.
+Run alone: `.venv/bin/python -m bench.vector_engines --n 10000 --dim 768`; `python -m bench` runs `compare`.
+Vectors are clustered around topics with a shared direction (real embeddings are anisotropic), so HNSW recall
+is measured on something realistic.
 "build s" is insert plus `optimize` (where HNSW engines build their graph). Each engine builds in one fresh
 process and is reopened and queried in another, so the RSS delta is the reopened index alone. A numpy
 float32 dot product over the same vectors is the floor.
@@ -15,12 +16,9 @@ import shutil
 import tempfile
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from multiprocessing import get_context
 from pathlib import Path
-from typing import ParamSpec, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -29,9 +27,7 @@ from qdrant_client import QdrantClient, models
 
 from askvault.model import Chunk, SearchFilters
 from askvault.store.qdrant_edge import EdgeVectorStore
-
-P = ParamSpec("P")
-R = TypeVar("R")
+from bench.harness import in_fresh_process, proc_status
 
 Matrix = npt.NDArray[np.float32]
 TOP, SUB, K = 10, 5, 20
@@ -231,14 +227,6 @@ FACTORIES: dict[str, Callable[[Path, int], Engine]] = {
 }
 
 
-def rss_mb() -> float:
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def build_worker(engine: str, spec: Spec, path: Path) -> float:
     data, *_ = make_data(spec)
     started = time.perf_counter()
@@ -248,7 +236,7 @@ def build_worker(engine: str, spec: Spec, path: Path) -> float:
 
 def query_worker(engine: str, spec: Spec, path: Path, queries: Matrix, runs: dict[str, list[Folder | None]],
                  truth: dict[str, list[list[int]]]) -> dict[str, float]:  # fmt: skip
-    before = rss_mb()
+    before = proc_status()["VmRSS"]
     started = time.perf_counter()
     index = FACTORIES[engine](path, spec.dim)
     index.reopen()
@@ -265,14 +253,38 @@ def query_worker(engine: str, spec: Spec, path: Path, queries: Matrix, runs: dic
         result[f"{name}_p50_ms"] = float(np.percentile(times, 50))
         result[f"{name}_p95_ms"] = float(np.percentile(times, 95))
         result[f"{name}_recall"] = float(np.mean(recalls))
-    result["rss_mb"] = rss_mb() - before
+    result["rss_mb"] = proc_status()["VmRSS"] - before
     index.close()
     return result
 
 
-def in_fresh_process(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as pool:
-        return pool.submit(fn, *args, **kwargs).result()
+RUNS = ("all", "folder10", "folder2")
+
+
+def compare(spec: Spec, engines: Sequence[str], work: Path | None = None) -> list[dict[str, float | str]]:
+    """One row per engine: build and reopen seconds, p50/p95 ms and recall@20 unfiltered and with the two
+    folder filters, and the RSS the reopened index adds. Each engine builds in one fresh process and is
+    reopened and queried in another."""
+    data, queries, wide, narrow = make_data(spec)
+    runs: dict[str, list[Folder | None]] = {
+        "all": [None] * spec.queries,
+        "folder10": list(wide),
+        "folder2": list(narrow),
+    }
+    truth = {name: [exact(data, q, f) for q, f in zip(queries, fs, strict=True)] for name, fs in runs.items()}
+    del data
+    rows: list[dict[str, float | str]] = []
+    for engine in engines:
+        root = Path(tempfile.mkdtemp(prefix=f"bench-{engine}-", dir=work))
+        try:
+            build_s = in_fresh_process(build_worker, engine, spec, root)
+            measured = in_fresh_process(query_worker, engine, spec, root, queries, runs, truth)
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+        row: dict[str, float | str] = {"engine": engine, "n": spec.n, "dim": spec.dim, "build_s": round(build_s, 2)}
+        row.update({key: round(value, 3) for key, value in measured.items()})
+        rows.append(row)
+    return rows
 
 
 def main() -> None:
@@ -283,31 +295,17 @@ def main() -> None:
     parser.add_argument("--engines", default=",".join(ENGINES), help=f"comma-separated subset of {ENGINES}")
     args = parser.parse_args()
     spec = Spec(n=args.n, dim=args.dim, queries=args.queries)
-    data, queries, wide, narrow = make_data(spec)
-    runs: dict[str, list[Folder | None]] = {
-        "all": [None] * spec.queries,
-        "folder10": list(wide),
-        "folder2": list(narrow),
-    }
-    truth = {name: [exact(data, q, f) for q, f in zip(queries, fs, strict=True)] for name, fs in runs.items()}
-    del data
     print(
         f"n={spec.n} dim={spec.dim} queries={spec.queries} top-{K}; filters: folder10 ≈ 10 %, folder2 ≈ 2 % of points"
     )
-    header = ["engine", "build s", "reopen s", "top-20 p50/p95 ms", "folder 10 % p50/p95 ms"]
-    header += ["folder 2 % p50/p95 ms", "recall@20 all/10 %/2 %", "RSS Δ MB"]
-    print("| " + " | ".join(header) + " |")
-    print("|---|---|---|---|---|---|---|---|")
-    for engine in args.engines.split(","):
-        root = Path(tempfile.mkdtemp(prefix=f"bench-{engine}-"))
-        try:
-            insert_s = in_fresh_process(build_worker, engine, spec, root)
-            r = in_fresh_process(query_worker, engine, spec, root, queries, runs, truth)
-        finally:
-            shutil.rmtree(root, ignore_errors=True)
-        lat = " | ".join(f"{r[f'{n}_p50_ms']:.2f} / {r[f'{n}_p95_ms']:.2f}" for n in runs)
-        rec = " / ".join(f"{r[f'{n}_recall']:.3f}" for n in runs)
-        print(f"| {engine} | {insert_s:.1f} | {r['reopen_s']:.2f} | {lat} | {rec} | {r['rss_mb']:.0f} |", flush=True)
+    print(
+        "| engine | build s | reopen s | top-20 p50/p95 ms | folder 10 % p50/p95 ms | folder 2 % p50/p95 ms |", end=""
+    )
+    print(" recall@20 all/10 %/2 % | RSS Δ MB |\n|---|---|---|---|---|---|---|---|")
+    for r in compare(spec, args.engines.split(",")):
+        lat = " | ".join(f"{r[f'{n}_p50_ms']} / {r[f'{n}_p95_ms']}" for n in RUNS)
+        rec = " / ".join(f"{r[f'{n}_recall']}" for n in RUNS)
+        print(f"| {r['engine']} | {r['build_s']} | {r['reopen_s']} | {lat} | {rec} | {r['rss_mb']} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,103 @@
+"""One run with a real embedding model (all-MiniLM-L6-v2 behind Ollama's API, ../shared/tools/ollama-minilm).
+
+It shows what the hash embedder hides: the embedding cost of indexing and of each query, and our share of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shutil
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+from askvault.wiring import open_engine
+from bench import synth
+from bench.fake_embed import TimedEmbedder
+from bench.harness import config_for, percentiles
+
+MODEL = "all-minilm"
+START_WITHIN_S = 300.0
+"""Its first start builds its own virtual environment."""
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def minilm_server(script: Path) -> Iterator[str]:
+    """Starts run.sh on a free loopback port; yields its URL; stops it by its pid."""
+    port = _free_port()
+    process = subprocess.Popen(
+        ["bash", str(script), "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_WITHIN_S
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"{script} exited with {process.returncode}")
+            try:
+                with urllib.request.urlopen(url + "/api/version", timeout=2):
+                    break
+            except (urllib.error.URLError, OSError):
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"{script} did not answer within {START_WITHIN_S:g} s") from None
+                time.sleep(0.5)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+async def _measure(chunks: int, seed: int, n_queries: int, work: Path, url: str) -> dict[str, object]:
+    vault = synth.write_vault(work / "vault", synth.notes_for_chunks(chunks, seed), seed)
+    async with open_engine(config_for(vault, work / "data", MODEL, url), sync_vectors=False) as engine:
+        embedder = TimedEmbedder(engine.dense.embedder)
+        engine.dense.embedder = embedder
+        started = time.perf_counter()
+        report = await engine.indexer.run()
+        index_s = time.perf_counter() - started
+        embed_s = embedder.seconds
+        embed_ms: list[float] = []
+        search_ms: list[float] = []
+        for question in synth.queries(n_queries, seed):
+            result = await engine.searcher.search(question, 8)
+            embed_ms.append(result.timings_ms.get("embed", 0.0))
+            search_ms.append(result.timings_ms["total"])
+    return {
+        "model": MODEL,
+        "dim": 384,
+        "notes": report.notes,
+        "chunks": report.chunks,
+        "dense": report.dense,
+        "index_seconds": round(index_s, 2),
+        "notes_per_s": round(report.notes / index_s, 1),
+        "chunks_per_s": round(report.chunks / index_s, 1),
+        "embed_seconds": round(embed_s, 2),
+        "share_outside_embedding": round(1 - embed_s / index_s, 4),
+        "query_embed_ms": percentiles(embed_ms),
+        "hybrid_excluding_embed_ms": percentiles(search_ms),
+    }
+
+
+def run_minilm(chunks: int, seed: int, n_queries: int, work: Path, script: Path) -> dict[str, object]:
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        with minilm_server(script) as url:
+            return asyncio.run(_measure(chunks, seed, n_queries, work, url))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -1,0 +1,152 @@
+"""Per corpus size: full index throughput, hybrid/dense/keyword/fusion latency, their floors, memory and disk.
+
+Each size runs in a fresh process (`in_fresh_process`), so its peak RSS is its own. The floors run in the same
+process on the same data right after our legs: a NumPy float32 dot product over the very vectors the store
+holds, and bm25s (Lucene IDF, same k1 and b) over the very tokens our tokenizer made.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import time
+from pathlib import Path
+
+import bm25s
+import numpy as np
+import numpy.typing as npt
+
+from askvault.model import Chunk
+from bench import synth
+from bench.fake_embed import HashEmbedder, TimedEmbedder
+from bench.harness import bench_engine, config_for, dir_size, percentiles, proc_status, reset_peak_rss
+
+TOP_K = 8
+"""What the plugin asks for; the legs themselves fetch 50 candidates each (RetrievalParams)."""
+LEG_K = 50
+WARMUP = 10
+
+
+def numpy_top(matrix: npt.NDArray[np.float32], query: npt.NDArray[np.float32], k: int) -> list[int]:
+    scores = matrix @ query
+    k = min(k, len(scores))
+    top = np.argpartition(-scores, k - 1)[:k]
+    picked: list[int] = top[np.argsort(-scores[top])].tolist()
+    return picked
+
+
+def bm25s_top(retriever: bm25s.BM25, terms: list[str], k: int) -> list[int]:
+    known = [t for t in terms if t in retriever.vocab_dict]  # bm25s refuses unknown tokens
+    if not known:
+        return []
+    docs, scores = retriever.retrieve([known], k=k, show_progress=False, n_threads=1)
+    return [int(d) for d, s in zip(docs[0].tolist(), scores[0].tolist(), strict=True) if s > 0]
+
+
+def _clock_ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000.0
+
+
+async def _measure(chunks_wanted: int, dim: int, seed: int, n_queries: int, work: Path) -> dict[str, object]:
+    notes = synth.notes_for_chunks(chunks_wanted, seed)
+    vault = synth.write_vault(work / "vault", notes, seed)
+    hasher = HashEmbedder(dim)
+    embedder = TimedEmbedder(hasher)
+    questions = synth.queries(n_queries + WARMUP, seed)
+    reset_peak_rss()
+    out: dict[str, object] = {"label": label(chunks_wanted), "dim": dim}
+    async with bench_engine(vault, work / "data", embedder) as engine:
+        started = time.perf_counter()
+        report = await engine.indexer.run()
+        index_s = time.perf_counter() - started
+        out["notes"], out["chunks"] = report.notes, report.chunks
+        out["memory_after_index_mb"] = proc_status()
+        rebuild: list[float] = []
+        for _ in range(2):
+            started = time.perf_counter()
+            engine.indexer._rebuild_keyword()  # manifest read + BM25 build + catalog swap, as after every change
+            rebuild.append(time.perf_counter() - started)
+        out["index"] = {
+            "seconds": round(index_s, 2),
+            "notes_per_s": round(report.notes / index_s, 1),
+            "chunks_per_s": round(report.chunks / index_s, 1),
+            "embed_seconds": round(embedder.seconds, 3),
+            "share_outside_embedding": round(1 - embedder.seconds / index_s, 4),
+            "keyword_rebuild_s": round(min(rebuild), 3),
+        }
+
+        legs: dict[str, list[float]] = {"hybrid": [], "dense": [], "keyword": [], "fusion": []}
+        keyword_ids: list[list[str]] = []
+        for number, question in enumerate(questions):
+            started = time.perf_counter()
+            result = await engine.searcher.search(question, TOP_K)
+            wall = _clock_ms(started) - result.timings_ms.get("embed", 0.0)
+            if number < WARMUP:
+                continue
+            legs["hybrid"].append(wall)
+            for leg in ("dense", "keyword", "fusion"):
+                legs[leg].append(result.timings_ms[leg])
+            keyword_ids.append([r.chunk_id for r in engine.keywords.search(question, 10).ranked])
+
+        # The floors, on the same vectors and tokens.
+        chunks: list[Chunk] = list(engine.catalog.snapshot().values())
+        ids = [c.id for c in chunks]
+        matrix = hasher.matrix([c.index_text for c in chunks])
+        vectors = hasher.matrix(questions)
+        tokenizer = engine.keywords.tokenizer
+        corpus = [tokenizer.tokenize(c.index_text) for c in chunks]
+        retriever = bm25s.BM25(method="lucene", k1=1.5, b=0.75)
+        started = time.perf_counter()
+        retriever.index(corpus, show_progress=False)
+        bm25s_index_s = time.perf_counter() - started
+        numpy_ms: list[float] = []
+        bm25s_ms: list[float] = []
+        agree = 0
+        for number, question in enumerate(questions):
+            terms = tokenizer.query_terms(question)
+            started = time.perf_counter()
+            numpy_top(matrix, vectors[number], LEG_K)
+            numpy_elapsed = _clock_ms(started)
+            started = time.perf_counter()
+            found = bm25s_top(retriever, terms, min(LEG_K, len(ids)))
+            bm25s_elapsed = _clock_ms(started)
+            if number >= WARMUP:
+                numpy_ms.append(numpy_elapsed)
+                bm25s_ms.append(bm25s_elapsed)
+                agree += set(keyword_ids[number - WARMUP]) == {ids[i] for i in found[:10]}
+        out["memory_peak_mb"] = proc_status()["VmHWM"]
+
+    latency = {leg: percentiles(samples) for leg, samples in legs.items()}
+    latency["numpy_floor"] = percentiles(numpy_ms)
+    latency["bm25s_floor"] = percentiles(bm25s_ms)
+    out["latency_ms"] = latency
+    out["ratios"] = {
+        "dense_vs_numpy_p50": round(latency["dense"]["p50"] / latency["numpy_floor"]["p50"], 2),
+        "keyword_vs_bm25s_p50": round(latency["keyword"]["p50"] / latency["bm25s_floor"]["p50"], 2),
+        "keyword_rebuild_vs_bm25s_index": round(min(rebuild) / bm25s_index_s, 2),
+    }
+    out["bm25s_index_s"] = round(bm25s_index_s, 3)
+    out["keyword_top10_same_as_bm25s"] = round(agree / max(1, n_queries), 3)
+    data = config_for(vault, work / "data", hasher.model).store.data_dir
+    per_k = 1000 / max(1, report.chunks) / 1e6
+    vectors_mb = dir_size(data / "vectors") * per_k
+    out["disk_mb_per_1k_chunks"] = {
+        "total": round(dir_size(data) * per_k, 2),
+        "vectors": round(vectors_mb, 2),
+        "manifest": round(dir_size(data) * per_k - vectors_mb, 2),
+        "apparent_total": round(dir_size(data, apparent=True) * per_k, 2),
+    }
+    return out
+
+
+def run_size(chunks: int, dim: int, seed: int, n_queries: int, work: Path) -> dict[str, object]:
+    """One corpus size, measured start to finish; `work` is emptied afterwards. Run it in a fresh process."""
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        return asyncio.run(_measure(chunks, dim, seed, n_queries, work))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def label(chunks: int) -> str:
+    return f"{chunks // 1000}k" if chunks % 1000 == 0 and chunks >= 1000 else str(chunks)
