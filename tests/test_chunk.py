@@ -341,3 +341,12 @@ def test_any_text_chunks_within_the_file_and_the_cap(source: str, params: ChunkP
     for chunk in chunks:
         assert 1 <= chunk.start_line <= chunk.end_line <= line_count
         assert len(chunk.index_text) <= params.hard_cap_chars
+
+
+@pytest.mark.timeout(5)
+def test_table_delimiter_check_is_linear_on_trailing_spaces() -> None:
+    # Once quadratic: a `|---` row followed by 40,000 spaces and a letter took seconds to chunk.
+    text = "a | b\n|---" + " " * 40_000 + "x\n"
+    note = parse_note("a.md", text, LinkResolver(["a.md"]))
+    chunks = chunk_note(note, ChunkParams())
+    assert "".join(c.text for c in chunks).strip().startswith("a | b")

@@ -1,0 +1,234 @@
+"""Chunk stage, first half: a section's text as blocks (prose, code, tables, headings) and their packing."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from markdown_it import MarkdownIt
+
+from askvault.model import Section
+
+# Only code needs finding (tables are recognised by their delimiter row, which is much cheaper).
+_MD = MarkdownIt("commonmark", {"maxNesting": 20}).disable(["inline", "normalize", "text_join", "table"])
+# Matched against the stripped row: with whitespace allowed on both ends, a row of `|---` and thousands of
+# trailing spaces made the match quadratic.
+_DELIMITER_ROW = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?")
+_DELIMITER_CHARS = frozenset("|:- \t")
+_FENCE = re.compile(r"(`{3,}|~{3,})")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A block that is never split across chunks unless it alone is too long."""
+
+    text: str
+    first: int
+    last: int
+    section: int
+    kind: str  # "heading" | "text" | "code" | "table"
+
+
+def _cut(text: str, limit: int) -> list[str]:
+    """Cut one over-long line at a sentence end, else whitespace, else hard (linear: no re-slicing)."""
+    parts: list[str] = []
+    start, size = 0, len(text)
+    while size - start > limit:
+        stop = start + limit
+        cut = text.rfind(". ", start, stop) + 1
+        if cut - start < limit // 2:
+            cut = max(text.rfind(" ", start, stop), text.rfind("\t", start, stop))
+        if cut - start < limit // 4:
+            cut = stop
+        head = text[start:cut].rstrip()
+        if head:
+            parts.append(head)
+        start = cut
+        while start < size and text[start] in " \t":
+            start += 1
+    if start < size:
+        parts.append(text[start:])
+    return parts
+
+
+def _split_lines(unit: Unit, limit: int, first: int | None = None) -> list[Unit]:
+    """Split a long unit between lines, repeating a code fence or table header in every piece.
+
+    `first`, when given, is the room left in the chunk being filled: the first piece is made to fit it.
+    """
+    lines = unit.text.split("\n")
+    prefix: list[str] = []
+    suffix: list[str] = []
+    body = list(enumerate(lines))
+    fence = _FENCE.match(lines[0]) if unit.kind == "code" else None
+    if unit.kind == "table" and len(lines) > 2:
+        prefix, body = lines[:2], body[2:]
+    elif fence is not None and len(lines) > 1:
+        prefix, body = lines[:1], body[1:]
+        if lines[-1].strip().startswith(fence.group(1)) and len(body) > 1:
+            suffix, body = lines[-1:], body[:-1]
+    frame = sum(len(line) + 1 for line in prefix + suffix)
+    if frame * 2 > limit:
+        prefix, suffix, body, frame = [], [], list(enumerate(lines)), 0
+    room = limit - frame
+    if first is not None and max(len(line) for _, line in body) > first - frame:
+        first = None  # a line would not fit the first piece whole; pieces of the full size instead
+    first_room = room if first is None else first - frame
+    kind = unit.kind if unit.kind != "heading" else "text"
+    pieces: list[Unit] = []
+    current: list[tuple[int, str]] = []
+
+    size = 0
+
+    def flush() -> None:
+        if current:
+            text = "\n".join([*prefix, *(line for _, line in current), *suffix])
+            first = unit.first if current[0][0] <= len(prefix) else unit.first + current[0][0]
+            last = unit.last if suffix and current[-1][0] == len(lines) - 2 else unit.first + current[-1][0]
+            pieces.append(Unit(text, min(first, unit.last), min(last, unit.last), unit.section, kind))
+            current.clear()
+
+    for index, line in body:
+        for part in _cut(line, room) if len(line) > room else [line]:
+            if current and size + len(part) > (room if pieces else first_room):
+                flush()
+                size = 0
+            current.append((index, part))
+            size += len(part) + 1
+    flush()
+    return pieces
+
+
+def _code_blocks(lines: list[str]) -> dict[int, int]:
+    """{first line: line after} of each code block. Huge indents are cut first, as in parse (blocks.py)."""
+    if sum(len(line) - len(line.lstrip(" \t")) for line in lines) > 200_000:
+        lines = [line if len(line) - len(rest := line.lstrip(" \t")) <= 64 else line[:64] + rest for line in lines]
+    code: dict[int, int] = {}
+    covered = -1
+    for token in _MD.parse("\n".join(lines)):
+        if token.type in ("fence", "code_block") and token.map is not None and token.map[0] > covered:
+            code[token.map[0]] = token.map[1]
+            covered = token.map[1] - 1
+    return code
+
+
+def _is_table_start(lines: list[str], row: int) -> bool:
+    """A GFM table header: a row with `|` followed by a delimiter row (`|---|:--:|`)."""
+    below = lines[row + 1]
+    if "|" not in lines[row] or "-" not in below or not _DELIMITER_CHARS.issuperset(below):
+        return False
+    return _DELIMITER_ROW.fullmatch(below.strip()) is not None
+
+
+def section_units(section: Section, index: int) -> list[Unit]:
+    """The section's blocks in order; its own heading first, as a unit of its own."""
+    lines = section.text.split("\n")
+
+    def line_no(offset: int) -> int:
+        return max(section.start_line, min(section.start_line + offset, section.end_line))
+
+    units: list[Unit] = []
+    skip = 0
+    if section.level > 0 and lines:
+        skip = 1
+        if lines[0].strip():
+            units.append(Unit(lines[0].strip(), line_no(0), line_no(0), index, "heading"))
+    rest = lines[skip:]
+    code = _code_blocks(rest)
+    at = 0
+    while at < len(rest):
+        if at in code:
+            end = code[at]
+            while end > at + 1 and not rest[end - 1].strip():
+                end -= 1
+            text, kind = "\n".join(line.rstrip() for line in rest[at:end]), "code"
+        elif not rest[at].strip():
+            at += 1
+            continue
+        else:
+            end = at
+            while end < len(rest) and rest[end].strip() and (end == at or end not in code):
+                end += 1
+            # A table may follow a paragraph line directly: it becomes its own unit (header at its top).
+            header = next((k - 1 for k in range(at + 1, end) if _is_table_start(rest, k - 1)), None)
+            if header is not None and header > at:
+                end = header
+            block = [line.rstrip() for line in rest[at:end]]
+            text, kind = "\n".join(block), "table" if header == at else "text"
+        units.append(Unit(text, line_no(skip + at), line_no(skip + end - 1), index, kind))
+        at = max(end, at + 1)
+    return units
+
+
+def groups(sections: Sequence[Section], min_chars: int) -> list[list[int]]:
+    """Indices of sections chunked together: short ones join the next (the last short one the previous).
+
+    A section that is only its heading, followed by one of its subsections, is left out: the subsection's
+    trail already names it, and the chunk then cites the subsection, where the text is.
+    """
+    groups: list[list[int]] = []
+    current: list[int] = []
+    size = 0
+    for index, section in enumerate(sections):
+        following = sections[index + 1].heading_path if index + 1 < len(sections) else ()
+        only_heading = section.level > 0 and "\n" not in section.text.strip()
+        child = (
+            len(following) > len(section.heading_path)
+            and following[: len(section.heading_path)] == section.heading_path
+        )
+        if only_heading and child and not current:
+            continue
+        current.append(index)
+        size += len(section.text.strip())
+        if size >= min_chars:
+            groups.append(current)
+            current, size = [], 0
+    if current:
+        if groups:
+            groups[-1].extend(current)
+        else:
+            groups.append(current)
+    return groups
+
+
+def pack(units: list[Unit], limit: int) -> list[list[Unit]]:
+    """Greedy packing up to `limit` chars; a piece never ends on a heading; overlap within a section.
+
+    A heading that opens a piece is not counted: it is left out of the text (the trail carries it).
+    """
+    pieces: list[list[Unit]] = []
+    current: list[Unit] = []
+
+    def size(units: list[Unit]) -> int:
+        return sum(len(u.text) + 2 for u in units[1 if units and units[0].kind == "heading" else 0 :])
+
+    queue = list(reversed(units))
+    while queue:
+        unit = queue.pop()
+        if len(unit.text) > limit:
+            # Too long for any chunk: split it, its first piece filling what the current chunk has left.
+            free = limit - size(current) - 2 if current else limit
+            parts = _split_lines(unit, limit, free if current and free >= limit // 4 else None)
+            # Every part fits by construction; the cut only guards the loop against a future mistake.
+            queue.extend(reversed([p if len(p.text) <= limit else replace(p, text=p.text[:limit]) for p in parts]))
+            continue
+        if current and size(current) + len(unit.text) > limit:
+            headings: list[Unit] = []
+            while current and current[-1].kind == "heading":
+                headings.insert(0, current.pop())
+            overlap: list[Unit] = []
+            if current:
+                pieces.append(current)
+                last = current[-1]
+                fits = len(last.text) + 2 + len(unit.text) <= limit
+                if not headings and last.kind == "text" and last.section == unit.section and fits:
+                    overlap = [last]
+            current = overlap + headings
+            if headings and size(current) + len(unit.text) > limit:
+                pieces.append(headings)
+                current = []
+        current.append(unit)
+    if current:
+        pieces.append(current)
+    return pieces
