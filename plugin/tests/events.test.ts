@@ -183,6 +183,24 @@ describe("EventsWatcher", () => {
 		watcher.stop();
 	});
 
+	it("applyStatus folds a fetched status in while connected, and is ignored while not", async () => {
+		const timers = new ManualTimers();
+		const { source, connects } = scriptedSource();
+		const watcher = new EventsWatcher(source, () => undefined, timers);
+		const later = status();
+		later.vault.notes = 153;
+		watcher.applyStatus(later);
+		expect(watcher.current.status).toBeNull();
+		watcher.start();
+		await tick();
+		connects[0]!.push({ type: "status", status: status() });
+		await tick();
+		watcher.applyStatus(later);
+		expect(watcher.current.status?.vault.notes).toBe(153);
+		expect(describeConnection(watcher.current).detail).toContain("153 notes");
+		watcher.stop();
+	});
+
 	it("reconnectNow skips the backoff wait", async () => {
 		const timers = new ManualTimers();
 		const { source, connects } = scriptedSource();

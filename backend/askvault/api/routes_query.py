@@ -16,6 +16,7 @@ from askvault.api.schemas import chunk_to_json, search_result_to_json
 from askvault.api.services import SERVICES, JsonEvent
 from askvault.api.validate import parse_ask, parse_search, read_json_object
 from askvault.errors import AskVaultError, NotFound
+from askvault.generate.answer_safety import neutralise_answer
 
 log = logging.getLogger("askvault.api")
 
@@ -39,7 +40,9 @@ async def chunk(request: web.Request) -> web.Response:
 
 
 def _error_event(exc: AskVaultError, partial: str) -> dict[str, object]:
-    return {"type": "error", "code": exc.code, "message": redact_paths(exc.message), "partial": partial}
+    # The raw tokens are model output: made inert like every `partial` the pipeline sends (docs/api.md).
+    safe = neutralise_answer(partial).text if partial else partial
+    return {"type": "error", "code": exc.code, "message": redact_paths(exc.message), "partial": safe}
 
 
 def _line(event: JsonEvent) -> dict[str, object]:

@@ -111,6 +111,35 @@ class Harness {
 		};
 	}
 
+	/** The `src` of every `<img>` the shim's renderer makes of `markdown` (a control: raw Markdown images do render). */
+	async imagesIn(markdown: string): Promise<string[]> {
+		const el = document.createElement("div");
+		const component = new obsidian.Component();
+		await obsidian.MarkdownRenderer.render(this.app as obsidian.App, markdown, el, "", component);
+		return Array.from(el.querySelectorAll("img")).map((img) => img.getAttribute("src") ?? "");
+	}
+
+	/** Records the `src` of every `<img>` that enters the page, or whose `src` changes, until stopped. */
+	watchImages(): () => string[] {
+		const seen: string[] = [];
+		const record = (node: Node) => {
+			if (!(node instanceof Element)) return;
+			const images = node.tagName === "IMG" ? [node] : Array.from(node.querySelectorAll("img"));
+			for (const img of images) seen.push(img.getAttribute("src") ?? "");
+		};
+		const observer = new MutationObserver((mutations) => {
+			for (const m of mutations) {
+				if (m.type === "attributes") record(m.target);
+				else m.addedNodes.forEach(record);
+			}
+		});
+		observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["src"] });
+		return () => {
+			observer.disconnect();
+			return seen;
+		};
+	}
+
 	unload(): void {
 		this.plugin?.unload();
 	}

@@ -1,6 +1,13 @@
-/** A tiny Markdown → DOM renderer standing in for Obsidian's (paragraphs, headings, lists, quotes, code, emphasis, links). Builds nodes, never HTML strings. */
+/**
+ * A tiny Markdown → DOM renderer standing in for Obsidian's (paragraphs, headings, lists, quotes, code, emphasis,
+ * links, images, backslash escapes, character references, and raw `<img>` tags, which Obsidian renders too, so a
+ * remote image that reached the renderer would load here as it would there). Builds nodes, never HTML strings.
+ */
 
-const INLINE = /`([^`]+)`|\*\*([^*]+)\*\*|\[\[([^\]|]+)(?:\|([^\]]+))?\]\]|\[([^\]]+)\]\(([^)\s]+)\)|\*([^*\s][^*]*)\*|_([^_\s][^_]*)_/;
+const INLINE =
+	/\\([!-/:-@[-`{-~])|`([^`]+)`|\*\*([^*]+)\*\*|!?\[\[([^\]|]+)(?:\|([^\]]+))?\]\]|!\[([^\]]*)\]\(([^)\s]+)\)|\[([^\]]+)\]\(([^)\s]+)\)|\*([^*\s][^*]*)\*|_([^_\s][^_]*)_|&(lt|gt|amp|quot|#\d{1,6});|<img\b[^>]*?\bsrc=["']?([^"'\s>]+)[^>]*>/;
+
+const ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"' };
 
 export function renderInline(doc: Document, parent: Node, text: string): void {
 	let rest = text;
@@ -11,29 +18,45 @@ export function renderInline(doc: Document, parent: Node, text: string): void {
 			return;
 		}
 		if (m.index > 0) parent.appendChild(doc.createTextNode(rest.slice(0, m.index)));
-		if (m[1] !== undefined) {
-			const code = doc.createElement("code");
-			code.textContent = m[1];
-			parent.appendChild(code);
-		} else if (m[2] !== undefined) {
-			const strong = doc.createElement("strong");
-			renderInline(doc, strong, m[2]);
-			parent.appendChild(strong);
-		} else if (m[3] !== undefined) {
+		const [, escaped, code, strong, wikilink, alias, alt, src, label, href, em1, em2, entity, imgSrc] = m;
+		if (escaped !== undefined) {
+			parent.appendChild(doc.createTextNode(escaped));
+		} else if (entity !== undefined) {
+			const value = entity.startsWith("#") ? String.fromCodePoint(Number(entity.slice(1))) : (ENTITIES[entity] ?? "");
+			parent.appendChild(doc.createTextNode(value));
+		} else if (src !== undefined || imgSrc !== undefined) {
+			const img = doc.createElement("img");
+			img.setAttribute("src", src ?? imgSrc ?? "");
+			img.setAttribute("alt", alt ?? "");
+			parent.appendChild(img);
+		} else if (wikilink !== undefined && m[0].startsWith("!")) {
+			const embed = doc.createElement("span");
+			embed.className = "internal-embed";
+			embed.setAttribute("src", wikilink);
+			parent.appendChild(embed);
+		} else if (code !== undefined) {
+			const el = doc.createElement("code");
+			el.textContent = code;
+			parent.appendChild(el);
+		} else if (strong !== undefined) {
+			const el = doc.createElement("strong");
+			renderInline(doc, el, strong);
+			parent.appendChild(el);
+		} else if (wikilink !== undefined) {
 			const a = doc.createElement("a");
 			a.className = "internal-link";
-			a.setAttribute("data-href", m[3]);
-			a.textContent = m[4] ?? m[3];
+			a.setAttribute("data-href", wikilink);
+			a.textContent = alias ?? wikilink;
 			parent.appendChild(a);
-		} else if (m[5] !== undefined && m[6] !== undefined) {
+		} else if (label !== undefined && href !== undefined) {
 			const a = doc.createElement("a");
-			a.className = "external-link";
-			a.setAttribute("href", m[6]);
-			renderInline(doc, a, m[5]);
+			a.className = /^[a-z][a-z0-9+.-]*:|^\/\//i.test(href) ? "external-link" : "internal-link";
+			a.setAttribute("href", href);
+			renderInline(doc, a, label);
 			parent.appendChild(a);
 		} else {
 			const em = doc.createElement("em");
-			renderInline(doc, em, m[7] ?? m[8] ?? "");
+			renderInline(doc, em, em1 ?? em2 ?? "");
 			parent.appendChild(em);
 		}
 		rest = rest.slice(m.index + m[0].length);

@@ -19,7 +19,10 @@ export interface Turn {
 	request: AskRequest;
 	status: TurnStatus;
 	retrieval: RetrievalEvent | null;
-	/** The answer so far: streamed tokens, replaced by `done.answer` at the end. */
+	/**
+	 * The answer so far: the raw streamed tokens, replaced at the end by `done.answer` (or `error.partial`), which
+	 * the sidecar made inert. Never rendered as it is: the view renders it through `neutraliseAnswer`.
+	 */
 	text: string;
 	done: DoneEvent | null;
 	error: TurnError | null;
@@ -103,7 +106,9 @@ function applyEvent(turn: Turn, event: AskEvent): Turn {
 			return {
 				...turn,
 				status: "error",
-				text: event.partial.length > turn.text.length ? event.partial : turn.text,
+				// The sidecar's partial is the inert form of what streamed; without one (nothing arrived, or an
+				// older sidecar) the streamed text stays.
+				text: event.partial !== "" ? event.partial : turn.text,
 				error: { code: event.code, message: event.message },
 			};
 	}

@@ -1,6 +1,7 @@
 /** The status bar's words for a connection state: connected or not, index progress, model problems. */
 
 import type { ConnectionState } from "../sidecar/events";
+import type { Redactions } from "../sidecar/wire";
 
 export interface StatusLine {
 	text: string;
@@ -38,7 +39,19 @@ export function describeConnection(state: ConnectionState): StatusLine {
 	const detailParts = [
 		vault ? `${vault.notes} notes, ${vault.chunks} chunks indexed.` : "Connected.",
 		state.status?.index.dense === "off" ? "Keyword search only: the embedding model is unavailable." : "",
+		describeRedactions(state.status?.index.redactions ?? null),
 		...problems,
 	].filter((p) => p !== "");
 	return { text: `Ask Vault: ${parts.join(" · ")}`, detail: detailParts.join(" "), level };
+}
+
+/** "Secrets redacted from the index: 3 (password 2, aws-access-key 1)." — counts by kind, largest first; "" when not reported. */
+export function describeRedactions(redactions: Redactions | null): string {
+	if (redactions === null) return "";
+	if (redactions.total <= 0) return "Secrets redacted from the index: none.";
+	const kinds = Object.entries(redactions.by_kind)
+		.filter(([, n]) => n > 0)
+		.sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+		.map(([kind, n]) => `${kind} ${n}`);
+	return `Secrets redacted from the index: ${redactions.total}${kinds.length > 0 ? ` (${kinds.join(", ")})` : ""}.`;
 }

@@ -20,6 +20,7 @@ export class SidecarConnection {
 	private discoveredAt = 0;
 	private child: SidecarProcess | null = null;
 	private stopped = false;
+	private indexState: "idle" | "indexing" | null = null;
 	lastEndpoint: ResolvedEndpoint | null = null;
 
 	constructor(
@@ -31,7 +32,13 @@ export class SidecarConnection {
 		this.client = new SidecarClient(() => this.endpoint(), fetchFn);
 		this.watcher = new EventsWatcher(
 			{ events: (signal) => this.client.events(signal) },
-			(state) => this.listeners.forEach((l) => l(state)),
+			(state) => {
+				const finished = this.indexState === "indexing" && state.index?.state === "idle";
+				this.indexState = state.index?.state ?? null;
+				this.listeners.forEach((l) => l(state));
+				// Progress events carry no counts: after a run, note, chunk and redaction counts come from the status.
+				if (finished) void this.refreshStatus();
+			},
 			{ setTimeout: (fn, ms) => window.setTimeout(fn, ms), clearTimeout: (id) => window.clearTimeout(id) },
 		);
 	}
@@ -79,6 +86,14 @@ export class SidecarConnection {
 		}
 		if (this.settings().autoStart) await this.ensureSidecar();
 		this.reconnect();
+	}
+
+	private async refreshStatus(): Promise<void> {
+		try {
+			this.watcher.applyStatus(await this.client.status());
+		} catch {
+			// The event stream reports a lost sidecar; a failed refresh only keeps the older counts.
+		}
 	}
 
 	/** The vault's folder on disk (desktop only; null on mobile or in a browser). */

@@ -102,6 +102,11 @@ export class EventsWatcher {
 		this.controller = null;
 	}
 
+	/** Folds in a status fetched outside the stream (after an index run: the stream's progress events carry no counts). */
+	applyStatus(status: StatusBody): void {
+		if (this.state.connected) this.set(applyServerEvent(this.state, { type: "status", status }));
+	}
+
 	/** Drops any wait and connects at once (after settings change, or when the user asks). */
 	reconnectNow(): void {
 		if (!this.running) return this.start();

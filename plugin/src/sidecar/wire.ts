@@ -7,6 +7,14 @@ export const API_VERSION = 1;
 const modelStatus = obj({ name: str, ok: bool, problem: nullable(str) });
 const modelsStatus = obj({ embed: modelStatus, chat: modelStatus });
 
+const redactionCounts = record(num);
+const redactions = obj({
+	total: num,
+	by_kind: withDefault(redactionCounts, {}),
+	notes: withDefault(arr(obj({ path: str, kinds: redactionCounts })), []),
+});
+export type Redactions = Infer<typeof redactions>;
+
 export const statusBody = obj({
 	api_version: num,
 	version: str,
@@ -28,6 +36,8 @@ export const statusBody = obj({
 		),
 		failures: withDefault(arr(obj({ path: str, reason: str })), []),
 		dense: literal("ready", "building", "off"),
+		/** Secrets redacted in the current index; null from a sidecar that does not report them. */
+		redactions: nullable(redactions),
 	}),
 	models: modelsStatus,
 	store: str,
@@ -92,12 +102,18 @@ const metrics = obj({
 	prompt_tokens: nullable(num),
 	completion_tokens: nullable(num),
 });
+const neutralisedItem = obj({ kind: str, target: nullable(str) });
+export type NeutralisedItem = Infer<typeof neutralisedItem>;
 const doneEvent = obj({
 	type: literal("done"),
 	answer: str,
 	citations: arr(num),
 	invalid_citations: withDefault(arr(num), []),
 	no_results: bool,
+	/** Whether the sidecar changed the model's text to make it inert; null from a sidecar that does not say. */
+	sanitized_answer: nullable(bool),
+	/** What it made inert: `kind` (image, embed, link, definition, html, code…) and a host, tag or language. */
+	neutralised: withDefault(arr(neutralisedItem), []),
 	metrics,
 });
 const errorEvent = obj({ type: literal("error"), code: str, message: str, partial: withDefault(str, "") });

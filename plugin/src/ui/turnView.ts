@@ -2,6 +2,8 @@
 
 import type { App, Component } from "obsidian";
 import { headingTrail, sentSources } from "../answer/citations";
+import { neutraliseAnswer, type SafeAnswer } from "../answer/neutralise";
+import { neutralisedNotice } from "../answer/notice";
 import type { Turn } from "../answer/state";
 import type { Source } from "../sidecar/wire";
 import { linkifyCitations, markSource } from "./citationDom";
@@ -11,6 +13,7 @@ import { MarkdownStream } from "./markdownStream";
 export class TurnView {
 	readonly el: HTMLElement;
 	private readonly bodyEl: HTMLElement;
+	private readonly noticeEl: HTMLElement;
 	private readonly statusEl: HTMLElement;
 	private readonly sourcesEl: HTMLElement;
 	private readonly inspectorEl: HTMLDetailsElement;
@@ -32,6 +35,7 @@ export class TurnView {
 		q.createDiv({ cls: "ask-vault-question-text", text: turn.question });
 		const answer = this.el.createDiv({ cls: "ask-vault-answer" });
 		this.bodyEl = answer.createDiv({ cls: "ask-vault-answer-body markdown-rendered" });
+		this.noticeEl = answer.createDiv({ cls: "ask-vault-answer-notice" });
 		this.statusEl = answer.createDiv({ cls: "ask-vault-answer-status" });
 		this.sourcesEl = answer.createDiv({ cls: "ask-vault-sources" });
 		this.inspectorEl = answer.createEl("details", { cls: "ask-vault-inspector" });
@@ -61,16 +65,39 @@ export class TurnView {
 		this.renderStatus();
 		this.el.toggleClass("is-running", turn.status === "waiting" || turn.status === "streaming");
 		const final = turn.status !== "waiting" && turn.status !== "streaming";
-		if (retrievalChanged && previous !== null) return this.stream.refresh();
-		if (previous === null || previous.text !== turn.text || (final && previous.status !== turn.status)) {
-			return this.stream.set(turn.text, final);
+		const textChanged = previous === null || previous.text !== turn.text || (final && previous.status !== turn.status);
+		let shown: string | null = null;
+		if (textChanged) {
+			// Tokens are the model's raw words: only their inert form is rendered, an unfinished link, image, tag
+			// or fence held back until it is complete. The sidecar's final answer is already inert (unchanged here).
+			const safe = neutraliseAnswer(turn.text, { streaming: !final });
+			this.renderNotice(turn, final ? safe : null);
+			shown = safe.text;
 		}
-		return Promise.resolve();
+		if (retrievalChanged && previous !== null) {
+			if (shown !== null) void this.stream.set(shown);
+			return this.stream.refresh();
+		}
+		return shown === null ? Promise.resolve() : this.stream.set(shown, final);
 	}
 
 	dispose(): void {
 		this.stream.dispose();
 		this.el.detach();
+	}
+
+	/** Under a finished answer: what was made inert in it, as the sidecar reported it plus anything caught here. */
+	private renderNotice(turn: Turn, safe: SafeAnswer | null): void {
+		const items = safe === null ? [] : [...(turn.done?.neutralised ?? []), ...safe.neutralised];
+		const text = safe === null ? null : neutralisedNotice(items, turn.done?.sanitized_answer === true);
+		this.noticeEl.setText(text ?? "");
+		this.noticeEl.toggleClass("is-hidden", text === null);
+		if (text !== null) {
+			this.noticeEl.setAttr(
+				"aria-label",
+				"Notes can carry hostile content, so nothing in an answer loads, embeds or runs by itself.",
+			);
+		}
 	}
 
 	private renderStatus(): void {

@@ -1,0 +1,206 @@
+/**
+ * Makes one paragraph of answer prose inert, scanning left to right the way a CommonMark renderer does, so it
+ * sees the same code spans, links and images: remote images and note embeds removed, external links, autolinks
+ * and bare URLs shown as code, every `<` escaped. Whatever the scan leaves as plain text is written so that no
+ * renderer can read a link, an image or a code span into it (stray backticks, `![` and `](` are escaped).
+ */
+
+import { closingRun, inlineTail, PUNCTUATION, referenceEnd, runEnd } from "./linkSyntax";
+import { asCode, cleanTarget, decodeDestination, encodeDestination, hostOf, isExternal, isImagePath } from "./urls";
+
+export type NeutralisedKind = "image" | "embed" | "link" | "definition" | "html" | "code";
+
+/** One thing taken out of an answer: what it was and where it pointed (a host, a tag or a language; never a URL). */
+export interface Neutralised {
+	kind: NeutralisedKind;
+	target: string | null;
+}
+
+type Note = (kind: NeutralisedKind, target: string | null) => void;
+
+interface Opener {
+	/** Index in the output of the `[` or `![` piece. */
+	out: number;
+	image: boolean;
+	active: boolean;
+}
+
+const AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]{0,2000})>/y;
+const TAG_NAME = /\/?[A-Za-z][A-Za-z0-9-]{0,30}/y;
+const SOURCE_ATTRIBUTE = /\b(?:src|href|srcset|data|poster|action|background|formaction)\s{0,5}=\s{0,5}["']?([^"'\s>]{1,2000})/i;
+/** Bare URLs a renderer could turn into links: any `scheme://`, and `www.` (GFM links those too). */
+const BARE_URL = /(?<![A-Za-z0-9])(?:[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/|www\.)[^\s<>()[\]`"'\\]{0,2000}/gy;
+const TRAILING_PUNCTUATION = /[.,:;!?*_~]+$/;
+const DATAVIEW_INLINE = /^\s*\$?=/;
+const WIKI_EMBED = /!\[\[([^\]\n`<>$\\[]{1,500})\]\]/y;
+
+/** Inline code that could not be code for every renderer: a math, comment or wikilink span could open before it and close inside it. */
+function straddled(lineBefore: string, inner: string): boolean {
+	if (lineBefore.includes("$") && inner.includes("$")) return true;
+	if (lineBefore.includes("%%") && inner.includes("%%")) return true;
+	return lineBefore.lastIndexOf("[[") > lineBefore.lastIndexOf("]]") && inner.includes("]]");
+}
+
+function tagTarget(text: string, at: number, name: string): string | null {
+	const rest = text.slice(at, at + 2000).split(">", 1)[0] ?? "";
+	const source = name === "" ? null : SOURCE_ATTRIBUTE.exec(rest);
+	if (source?.[1]) return hostOf(source[1]);
+	const tag = cleanTarget(name.replace(/^\//, "").toLowerCase());
+	return tag === "" ? null : tag;
+}
+
+/** Adds a space where a code span written next to a backslash or a backtick would otherwise change meaning. */
+function spaced(out: string[], code: string, next: string | undefined): string {
+	const before = out.length > 0 ? (out[out.length - 1] ?? "") : "";
+	const lead = /[\\`]$/.test(before) ? " " : "";
+	const trail = next === "`" ? " " : "";
+	return `${lead}${code}${trail}`;
+}
+
+/** The inert form of `text` (one paragraph, or one table cell); everything made inert is reported to `note`. */
+export function neutraliseInline(text: string, note: Note): string {
+	const out: string[] = [];
+	const openers: Opener[] = [];
+	let lineStart = 0;
+	let i = 0;
+	while (i < text.length) {
+		const c = text[i] ?? "";
+		if (c === "\n") {
+			out.push(c);
+			lineStart = i + 1;
+			i += 1;
+		} else if (c === "\\") {
+			const next = text[i + 1] ?? "";
+			const escaped = PUNCTUATION.test(next);
+			out.push(escaped ? c + next : c);
+			i += escaped ? 2 : 1;
+		} else if (c === "`") {
+			const end = runEnd(text, i);
+			const length = end - i;
+			const close = closingRun(text, end, length);
+			if (close !== -1 && !straddled(text.slice(lineStart, i), text.slice(end, close))) {
+				let body = text.slice(end, close);
+				if (DATAVIEW_INLINE.test(body)) {
+					note("code", "dataview");
+					body = `(query) ${body}`;
+				}
+				out.push(text.slice(i, end), body, text.slice(close, close + length));
+				i = close + length;
+			} else {
+				out.push("\\`".repeat(length));
+				i = end;
+			}
+		} else if (c === "!" && text[i + 1] === "[") {
+			WIKI_EMBED.lastIndex = i;
+			const embed = WIKI_EMBED.exec(text);
+			if (embed) {
+				note("embed", null);
+				out.push(`[[${embed[1] ?? ""}]]`);
+				i = WIKI_EMBED.lastIndex;
+			} else {
+				openers.push({ out: out.length, image: true, active: true });
+				out.push("![");
+				i += 2;
+			}
+		} else if (c === "[") {
+			openers.push({ out: out.length, image: false, active: true });
+			out.push(c);
+			i += 1;
+		} else if (c === "]") {
+			i = closeBracket(text, i, out, openers, note);
+		} else if (c === "<") {
+			AUTOLINK.lastIndex = i;
+			const autolink = AUTOLINK.exec(text);
+			if (autolink) {
+				const url = autolink[1] ?? "";
+				note("link", hostOf(url));
+				out.push(spaced(out, asCode(url), text[AUTOLINK.lastIndex]));
+				i = AUTOLINK.lastIndex;
+			} else {
+				if (/[A-Za-z/!?]/.test(text[i + 1] ?? "")) {
+					TAG_NAME.lastIndex = i + 1;
+					const name = TAG_NAME.exec(text)?.[0] ?? "";
+					note("html", tagTarget(text, i + 1 + name.length, name));
+				}
+				out.push("&lt;");
+				i += 1;
+			}
+		} else if (c === "(" && text[i - 1] === "]") {
+			// A `](` the scan did not take as a link: escaped, so no renderer can read one into it.
+			out.push("\\(");
+			i += 1;
+		} else {
+			BARE_URL.lastIndex = i;
+			const bare = /[A-Za-z]/.test(c) ? BARE_URL.exec(text) : null;
+			if (bare) {
+				const url = bare[0].replace(TRAILING_PUNCTUATION, "");
+				note("link", hostOf(url.startsWith("www.") ? `//${url}` : url));
+				out.push(spaced(out, asCode(url), text[i + url.length]));
+				i += url.length;
+			} else {
+				out.push(c);
+				i += 1;
+			}
+		}
+	}
+	// An image that never closed must not become one when more text arrives or a renderer reads it differently.
+	for (const opener of openers) if (opener.image) out[opener.out] = "!\\[";
+	return out.join("");
+}
+
+/** Handles the `]` at `at`: a link or image when an inline or reference tail follows, else a literal bracket. Returns where to go on. */
+function closeBracket(text: string, at: number, out: string[], openers: Opener[], note: Note): number {
+	const opener = openers.pop();
+	if (!opener) {
+		out.push("]");
+		return at + 1;
+	}
+	if (!opener.active) {
+		out.push("]");
+		return at + 1;
+	}
+	const label = out.slice(opener.out + 1).join("");
+	const tail = inlineTail(text, at + 1);
+	if (tail) {
+		out.length = opener.out;
+		const decoded = decodeDestination(tail.destination);
+		if (opener.image) {
+			out.push(imageReplacement(label, tail.destination, decoded, note));
+		} else if (decoded === null || isExternal(tail.destination)) {
+			note("link", hostOf(tail.destination));
+			const shown = /^\s*\d+\s*$/.test(label) ? `[${label}]` : label;
+			const code = asCode(tail.destination.replace(/^<|>$/g, ""));
+			out.push(shown.trim() === "" ? code : `${shown} (${code})`);
+		} else {
+			out.push(`[${label}](${encodeDestination(decoded)})`);
+		}
+		// Links do not nest: brackets opened before this link can no longer make one.
+		if (!opener.image) for (const earlier of openers) if (!earlier.image) earlier.active = false;
+		return tail.end;
+	}
+	const reference = referenceEnd(text, at + 1);
+	if (opener.image && reference !== -1) {
+		out.length = opener.out;
+		note("image", null);
+		out.push("\\[image removed\\]");
+		return reference;
+	}
+	// A shortcut reference image `![label]` stays text; a plain `[label]` (a citation, a task, a callout) stays as written.
+	if (opener.image) out[opener.out] = "\\![";
+	out.push("]");
+	return at + 1;
+}
+
+function imageReplacement(label: string, destination: string, decoded: string | null, note: Note): string {
+	if (decoded === null || isExternal(destination)) {
+		const host = hostOf(destination);
+		note("image", host);
+		return host ? `\\[image removed: ${host}\\]` : "\\[image removed\\]";
+	}
+	if (!isImagePath(decoded)) {
+		// `![x](Note.md)` embeds the note (excluded notes too) like `![[Note]]`: a link instead.
+		note("embed", null);
+		return `[${label}](${encodeDestination(decoded)})`;
+	}
+	return `![${label}](${encodeDestination(decoded)})`;
+}
