@@ -63,12 +63,17 @@ async def sync_dense(
     factory: VectorStoreFactory,
     progress: Callable[[Progress], None] | None = None,
     chores: VectorChores | None = None,
+    sweep: bool = True,
 ) -> int:
     """Embeds every chunk that lacks a vector in the current embedder's collection; returns how many.
 
     Never raises for model problems: dense search turns off with a sentence saying how to fix it, and
     keyword search keeps working. Vectors already written are kept, so the next run resumes.
     `chores` (stale vectors, payloads to refresh) are done first and emptied.
+
+    `sweep=False` (watcher batches) skips listing every vector in the store, which grows with the vault: vectors
+    the store lost are not noticed, and orphans are not removed, until the next sync with `sweep` (full runs and
+    reconciles). A collection still being built is always swept.
     """
     chores = chores if chores is not None else VectorChores()
     embedder = dense.embedder
@@ -87,8 +92,15 @@ async def sync_dense(
     if not complete_before:
         # A new model: keep queries off the half-built collection until every chunk has a vector.
         dense.state, dense.store = "building", None
-    stored = await store.ids()
-    known = await _forget_lost(manifest, stored, collection)
+    sweep = sweep or not complete_before
+    stored: set[str] = set()
+    if sweep:
+        stored = await store.ids()
+        known = await _forget_lost(manifest, stored, collection)
+    elif chores.restamped:
+        known = await asyncio.to_thread(manifest.embedded_ids, collection)
+    else:
+        known = set()
     stored -= await _do_chores(manifest, store, chores, known)
     pending = await asyncio.to_thread(manifest.unembedded, collection)
     done = 0
@@ -104,7 +116,8 @@ async def sync_dense(
         done += len(batch)
         if progress:
             progress(Progress("embed", done, len(pending)))
-    await _sweep_orphans(manifest, store, collection, stored)
+    if sweep:
+        await _sweep_orphans(manifest, store, collection, stored)
     if not complete_before:
         manifest.set_meta(ACTIVE_COLLECTION, collection)
         for retired in await factory.retire_others(keep=collection):

@@ -11,6 +11,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
+from operator import attrgetter
 from typing import ParamSpec, TypeVar
 
 from askvault.chunk import CHUNKER_VERSION, boilerplate_candidates, chunk_note
@@ -69,6 +70,10 @@ class Indexer:
         self._listeners: list[Callable[[Progress], None]] = []
         self.last_report: IndexReport | None = None
         self._chores = VectorChores()
+        self._fresh: dict[str, list[str]] = {}
+        """Since the last catalog build: each note committed → its chunk ids in order (watcher batches patch)."""
+        self._gone: set[str] = set()
+        """Since the last catalog build: chunk ids removed from the manifest."""
         self._abort = threading.Event()
         self._dirty = False
         self._removed_by_watcher = 0
@@ -128,7 +133,7 @@ class Indexer:
             loop = asyncio.get_running_loop()
             await self._in_thread(self._apply_sync, batch, report, loop)
             self._removed_by_watcher += report.removed
-            await self._finish(report, started)
+            await self._finish(report, started, watcher=True)
 
     async def reconcile(self) -> None:
         await self.run()
@@ -167,10 +172,13 @@ class Indexer:
         await self._in_thread(self._sync_notes, full, allow_mass_delete, report, loop)
         return await self._finish(report, started)
 
-    async def _finish(self, report: IndexReport, started: float) -> IndexReport:
-        # Stale vectors missed here (a crash) are swept as orphans by the next dense sync.
+    async def _finish(self, report: IndexReport, started: float, watcher: bool = False) -> IndexReport:
+        # Stale vectors missed here (a crash) are swept as orphans by the next full run's dense sync; a watcher
+        # batch skips the sweep, which lists every vector in the store.
         try:
-            report.embedded = await sync_dense(self._manifest, self._dense, self._vectors, self._emit, self._chores)
+            report.embedded = await sync_dense(
+                self._manifest, self._dense, self._vectors, self._emit, self._chores, sweep=not watcher
+            )
         except StoreError as exc:
             # A full disk or a damaged vector folder costs dense search, never the run or the keyword index:
             # the manifest holds the notes, and the next sync resumes (orphans swept, missing vectors added).
@@ -180,7 +188,10 @@ class Indexer:
             # A quiet periodic reconcile changes nothing, and new vectors change no keyword: skip the rebuild.
             self._emit(Progress("keyword", 0, 1))
             self._dirty = False
-            await self._in_thread(self._rebuild_keyword)
+            if watcher and len(self._catalog):
+                await self._in_thread(self._patch_keyword)
+            else:
+                await self._in_thread(self._rebuild_keyword)
         report.notes = self._manifest.count_notes()
         report.chunks = self._manifest.count_chunks()
         report.redactions = redactions_in(self._catalog.snapshot())
@@ -325,6 +336,7 @@ class Indexer:
             report.failed.append(Problem(note_file.path, f"internal error ({type(exc).__name__}: {exc})"))
             return
         self._dirty = True
+        self._fresh[note_file.path] = [chunk.id for chunk in chunks]
         self._remove(delta.removed + delta.changed)
         self._chores.restamped.update(delta.restamped)
         report.indexed += 1
@@ -335,6 +347,7 @@ class Indexer:
         if ids:
             self._dirty = True
             self._chores.stale.update(ids)
+            self._gone.update(ids)
 
     def _batch_refused(self, batch: ChangeBatch, report: IndexReport) -> bool:
         """The mass-delete guard for watcher batches: a sync client emptying the vault must not empty the index.
@@ -369,6 +382,27 @@ class Indexer:
             )
 
     def _rebuild_keyword(self) -> None:
+        """Catalog and BM25 from every chunk in the manifest (start-up and full runs)."""
+        self._fresh, self._gone = {}, set()  # whatever is committed from here on is read below or patched later
         chunks = {chunk.id: chunk for chunk in self._manifest.iter_chunks()}
         self._keywords.rebuild((chunk.id, chunk.index_text) for chunk in chunks.values())
         self._catalog.replace(chunks)
+
+    def _patch_keyword(self) -> None:
+        """Catalog and BM25 after watcher batches: only the notes they touched are read back from the manifest.
+
+        The catalog keeps `iter_chunks`' order (by path, then position in the note), so BM25 ties break exactly
+        as after a full rebuild; BM25 tokenizes only the chunks whose text is new.
+        """
+        fresh, gone = self._fresh, self._gone
+        old = self._catalog.snapshot()
+        touched = set(fresh) | {old[cid].path for cid in gone if cid in old}
+        # The manifest is the truth for a touched note: a chunk committed and then removed is not found.
+        found = self._manifest.get_chunks([cid for ids in fresh.values() for cid in ids])
+        ordered = [chunk for chunk in old.values() if chunk.path not in touched]
+        ordered.extend(found[cid] for ids in fresh.values() for cid in ids if cid in found)
+        ordered.sort(key=attrgetter("path"))  # stable: each note's chunks stay in their order
+        chunks = {chunk.id: chunk for chunk in ordered}
+        self._keywords.rebuild((chunk.id, chunk.index_text) for chunk in chunks.values())
+        self._catalog.replace(chunks)
+        self._fresh, self._gone = {}, set()

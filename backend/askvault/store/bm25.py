@@ -6,7 +6,6 @@ import math
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from itertools import chain
 
 import numpy as np
 import numpy.typing as npt
@@ -14,13 +13,9 @@ from rank_bm25 import BM25Okapi
 
 from askvault.errors import BadRequest
 from askvault.model import RankedId, TermStat
+from askvault.store.bm25_stats import TermCounts, lucene_idf
 from askvault.store.protocol import KeywordResult
 from askvault.store.tokenize import Tokenizer
-
-
-def lucene_idf(n_docs: int, df: int) -> float:
-    """log(1 + (N - df + 0.5) / (df + 0.5)): positive for every 1 ≤ df ≤ N and falling as df rises."""
-    return math.log1p((n_docs - df + 0.5) / (df + 0.5))
 
 
 class LuceneIdfBM25(BM25Okapi):  # type: ignore[misc]  # rank-bm25 ships no type information
@@ -44,7 +39,7 @@ class _Snapshot:
 
     ids: tuple[str, ...]
     vocab: Mapping[str, int]
-    """Term → term number."""
+    """Term → term number; may hold terms with no postings here, or numbers past `idf` (see `Postings.vocab`)."""
     idf: npt.NDArray[np.float64]
     """IDF per term number."""
     indptr: npt.NDArray[np.int64]
@@ -65,40 +60,21 @@ _EMPTY = _Snapshot(
 )
 
 
-def _build(docs: Iterable[tuple[str, str]], tokenizer: Tokenizer, k1: float, b: float, epsilon: float) -> _Snapshot:
+def _build(counts: TermCounts, docs: Iterable[tuple[str, str]], k1: float, b: float) -> _Snapshot:
     texts: dict[str, str] = {}
     for chunk_id, text in docs:
         texts[chunk_id] = text  # a repeated id keeps its first place and its last text
+    counts.keep_only(texts.keys())
     if not texts:
         return _EMPTY
-    # rank-bm25 reads the corpus once, so a generator lets each chunk's token list go as soon as it is counted.
-    model = LuceneIdfBM25((tokenizer.tokenize(text) for text in texts.values()), k1=k1, b=b, epsilon=epsilon)
-    doc_freqs: list[dict[str, int]] = model.doc_freqs
-    idf_by_term: dict[str, float] = model.idf
-    vocab = {term: number for number, term in enumerate(idf_by_term)}
-    sizes = np.fromiter((len(freqs) for freqs in doc_freqs), dtype=np.int64, count=len(doc_freqs))
-    total = int(sizes.sum())
-    # Postings from rank-bm25's per-chunk term counts, as flat arrays grouped by term (CSR); the stable sort keeps
-    # each term's chunks in order. int32 halves the memory and makes the sort ~40% faster than int64.
-    term_of = np.fromiter(map(vocab.__getitem__, chain.from_iterable(doc_freqs)), dtype=np.int32, count=total)
-    tf = np.fromiter(chain.from_iterable(freqs.values() for freqs in doc_freqs), dtype=np.float64, count=total)
-    doc_of = np.repeat(np.arange(len(doc_freqs), dtype=np.int32), sizes)
-    order = np.argsort(term_of, kind="stable")
-    indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(term_of, minlength=len(vocab)), out=indptr[1:])
-    posting_docs = doc_of[order]
-    posting_tf = tf[order]
-    weights = np.zeros(0, dtype=np.float64)
-    if total:  # avgdl is 0 when every chunk is empty of terms
-        doc_len = np.asarray(model.doc_len, dtype=np.float64)[posting_docs]
-        weights = posting_tf * (k1 + 1) / (posting_tf + k1 * (1 - b + b * doc_len / model.avgdl))
+    postings = counts.postings([counts.of(chunk_id, text) for chunk_id, text in texts.items()], k1, b)
     return _Snapshot(
         ids=tuple(texts),
-        vocab=vocab,
-        idf=np.fromiter(idf_by_term.values(), dtype=np.float64, count=len(idf_by_term)),
-        indptr=indptr,
-        docs=posting_docs,
-        weights=weights,
+        vocab=postings.vocab,
+        idf=postings.idf,
+        indptr=postings.indptr,
+        docs=postings.docs,
+        weights=postings.weights,
     )
 
 
@@ -106,9 +82,10 @@ class Bm25Index:
     """BM25 keyword search with OR semantics: every chunk holding any query term is a candidate, ranked by the sum
     of its terms' IDF-weighted scores, so one rare word outweighs several common ones.
 
-    Scores equal rank-bm25's `get_scores` (with `LuceneIdfBM25`'s IDF) on every chunk they cover, but only the
-    chunks in the postings of the query's terms are touched, with numpy over precomputed per-posting factors,
-    instead of a Python loop over every chunk.
+    Scores equal rank-bm25's `get_scores` (with `LuceneIdfBM25`'s IDF, the reference the tests compare with) on
+    every chunk they cover, but only the chunks in the postings of the query's terms are touched, with numpy over
+    precomputed per-posting factors, instead of a Python loop over every chunk. The statistics are counted by
+    `bm25_stats` from term counts kept per chunk, so a rebuild after one note changed tokenizes only that note.
     """
 
     def __init__(self, tokenizer: Tokenizer, k1: float = 1.5, b: float = 0.75, epsilon: float = 0.25) -> None:
@@ -122,6 +99,8 @@ class Bm25Index:
         self._epsilon = epsilon
         self._snapshot = _EMPTY
         self._rebuilding = threading.Lock()
+        self._counts = TermCounts(tokenizer)
+        """Each chunk's term counts from the last rebuild: the next one tokenizes only new or changed text."""
 
     @property
     def tokenizer(self) -> Tokenizer:
@@ -129,9 +108,14 @@ class Bm25Index:
 
     def rebuild(self, docs: Iterable[tuple[str, str]]) -> None:
         """Builds a whole new snapshot from (chunk_id, index_text) pairs, then swaps one reference; searches that
-        started earlier finish on the old snapshot. Rebuilds run one at a time."""
+        started earlier finish on the old snapshot. Rebuilds run one at a time.
+
+        Only chunks that are new or whose text changed since the last rebuild are tokenized; the statistics
+        (document frequencies, lengths, average length) are recounted over all of them, so the result is the
+        same as a first rebuild of the same pairs.
+        """
         with self._rebuilding:
-            snapshot = _build(docs, self._tokenizer, self._k1, self._b, self._epsilon)
+            snapshot = _build(self._counts, docs, self._k1, self._b)
             self._snapshot = snapshot
 
     def __len__(self) -> int:
@@ -147,7 +131,8 @@ class Bm25Index:
         spans: list[tuple[int, int, float]] = []
         for term in self._tokenizer.query_terms(query):
             number = snap.vocab.get(term)
-            if number is None:
+            # The vocabulary is shared with later rebuilds: a term they added numbers past this snapshot's arrays.
+            if number is None or number >= len(snap.idf) or snap.indptr[number] == snap.indptr[number + 1]:
                 stats.append(TermStat(term=term, df=0, idf=0.0))
                 continue
             start, end = int(snap.indptr[number]), int(snap.indptr[number + 1])
