@@ -14,6 +14,8 @@ from rank_bm25 import BM25Okapi
 from askvault.errors import BadRequest
 from askvault.model import RankedId, TermStat
 from askvault.store.bm25_stats import TermCounts, lucene_idf
+
+__all__ = ["Bm25Index", "LuceneIdfBM25", "lucene_idf"]
 from askvault.store.protocol import KeywordResult
 from askvault.store.tokenize import Tokenizer
 
