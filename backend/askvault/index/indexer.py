@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from operator import attrgetter
-from typing import ParamSpec, TypeVar
 
 from askvault.chunk import CHUNKER_VERSION, boilerplate_candidates, chunk_note
 from askvault.config import ChunkParams, VaultConfig
@@ -21,7 +18,9 @@ from askvault.index.changes import ChangeBatch
 from askvault.index.dense_sync import VectorChores, VectorStoreFactory, sync_dense
 from askvault.index.privacy import IndexPrivacy, redactions_in
 from askvault.index.report import IndexReport, Problem, Progress
+from askvault.index.safety import refuse_mass_delete
 from askvault.index.scan import NoteFile, VaultFilter, read_note_bytes, scan_vault
+from askvault.index.worker import Worker
 from askvault.parse.decode import decode_note
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
@@ -31,18 +30,6 @@ from askvault.store.manifest import Manifest, NoteStat
 from askvault.store.protocol import KeywordIndex
 
 log = logging.getLogger(__name__)
-
-P = ParamSpec("P")
-T = TypeVar("T")
-
-
-class _Aborted(Exception):
-    """Raised inside the worker thread when the run was cancelled: stop between two notes."""
-
-
-MASS_DELETE_MIN_NOTES = 20
-"""Below this many indexed notes, losing most of them at once is ordinary pruning, not a failed mount."""
-MASS_DELETE_SHARE = 0.5
 
 
 class Indexer:
@@ -74,11 +61,10 @@ class Indexer:
         """Since the last catalog build: each note committed → its chunk ids in order (watcher batches patch)."""
         self._gone: set[str] = set()
         """Since the last catalog build: chunk ids removed from the manifest."""
-        self._abort = threading.Event()
+        self._worker = Worker()
         self._dirty = False
         self._removed_by_watcher = 0
         """Notes watcher batches removed since the last full run: the mass-delete guard counts them too."""
-        self._inflight: asyncio.Future[object] | None = None
         self.progress = Progress("done", 0, 0)
         self._privacy = IndexPrivacy(vault)
         # Excluded headings and the secret rules change what is chunked: part of every note's fingerprint.
@@ -131,7 +117,7 @@ class Indexer:
             started = time.perf_counter()
             report = IndexReport()
             loop = asyncio.get_running_loop()
-            await self._in_thread(self._apply_sync, batch, report, loop)
+            await self._worker.run(self._apply_sync, batch, report, loop)
             self._removed_by_watcher += report.removed
             await self._finish(report, started, watcher=True)
 
@@ -140,28 +126,7 @@ class Indexer:
 
     async def drain(self) -> None:
         """Waits for a worker thread a cancelled run left behind, so the stores can close safely."""
-        inflight = self._inflight
-        if inflight is not None and not inflight.done():
-            self._abort.set()
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await inflight
-
-    async def _in_thread(self, func: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """Runs blocking work off the event loop; a cancel stops it between two notes, never mid-note."""
-        self._abort.clear()
-        future: asyncio.Future[T] = asyncio.ensure_future(asyncio.to_thread(func, *args, **kwargs))
-        self._inflight = future  # type: ignore[assignment]
-        try:
-            return await asyncio.shield(future)
-        except asyncio.CancelledError:
-            self._abort.set()
-            with contextlib.suppress(Exception):
-                await future
-            raise
-
-    def _check_abort(self) -> None:
-        if self._abort.is_set():
-            raise _Aborted()
+        await self._worker.drain()
 
     # ----- the work ---------------------------------------------------------------------------
     async def _run(self, full: bool, allow_mass_delete: bool) -> IndexReport:
@@ -169,7 +134,7 @@ class Indexer:
         report = IndexReport()
         loop = asyncio.get_running_loop()
         self._emit(Progress("scan", 0, 0))
-        await self._in_thread(self._sync_notes, full, allow_mass_delete, report, loop)
+        await self._worker.run(self._sync_notes, full, allow_mass_delete, report, loop)
         return await self._finish(report, started)
 
     async def _finish(self, report: IndexReport, started: float, watcher: bool = False) -> IndexReport:
@@ -189,9 +154,9 @@ class Indexer:
             self._emit(Progress("keyword", 0, 1))
             self._dirty = False
             if watcher and len(self._catalog):
-                await self._in_thread(self._patch_keyword)
+                await self._worker.run(self._patch_keyword)
             else:
-                await self._in_thread(self._rebuild_keyword)
+                await self._worker.run(self._rebuild_keyword)
         report.notes = self._manifest.count_notes()
         report.chunks = self._manifest.count_chunks()
         report.redactions = redactions_in(self._catalog.snapshot())
@@ -214,12 +179,12 @@ class Indexer:
         # A note still on disk but now excluded (or too large) is a choice, not a failed mount: it goes, and
         # does not count towards the refusal, so excluding a big folder takes effect at once.
         missing = [path for path in gone if NoteFile.stat(self._vault.root, path) is None]
-        self._refuse_mass_delete(len(stored), len(missing), len(on_disk), allow_mass_delete)
+        refuse_mass_delete(len(stored), len(missing), len(on_disk), allow_mass_delete)
         resolver = LinkResolver(on_disk)
         self._find_boilerplate(scan.notes, resolver)
         total = len(scan.notes)
         for done, note_file in enumerate(scan.notes, start=1):
-            self._check_abort()
+            self._worker.check_abort()
             known = stored.get(note_file.path)
             if (
                 not full
@@ -245,7 +210,7 @@ class Indexer:
             return
         counts: Counter[str] = Counter()
         for note_file in notes:
-            self._check_abort()
+            self._worker.check_abort()
             if note_file.size > self._vault.max_note_bytes:
                 continue
             try:
@@ -278,7 +243,7 @@ class Indexer:
         stored = self._manifest.note_stats()
         resolver = LinkResolver(set(stored) | set(batch.upserts))
         for path in sorted(batch.upserts):
-            self._check_abort()
+            self._worker.check_abort()
             reason = self._filter.excluded(path)
             if reason is not None:
                 # Newly excluded (or never included): whatever we had of it goes.
@@ -364,22 +329,12 @@ class Indexer:
             # Notes already removed by earlier batches count as gone, so a slow emptying is caught as well.
             gone = max(0, missing + self._removed_by_watcher - arriving)
             indexed = len(stored) + self._removed_by_watcher
-            self._refuse_mass_delete(indexed, gone, len(stored) - missing + arriving, False)
+            refuse_mass_delete(indexed, gone, len(stored) - missing + arriving, False)
         except VaultLooksEmpty as exc:
             report.failed.append(Problem("(vault)", exc.message))
             log.warning("watcher batch refused: %s", exc.message)
             return True
         return False
-
-    def _refuse_mass_delete(self, stored: int, gone: int, on_disk: int, allow: bool) -> None:
-        if allow or stored == 0 or gone == 0:
-            return
-        if on_disk == 0 or (stored >= MASS_DELETE_MIN_NOTES and gone / stored > MASS_DELETE_SHARE):
-            raise VaultLooksEmpty(
-                f"the vault now shows {on_disk} notes but {stored} are indexed ({gone} would be deleted); "
-                "this looks like an unmounted or emptied folder, so the index was left as it is. "
-                "If the notes really are gone, run `askvault index --full --allow-mass-delete`."
-            )
 
     def _rebuild_keyword(self) -> None:
         """Catalog and BM25 from every chunk in the manifest (start-up and full runs)."""
