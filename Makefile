@@ -12,7 +12,7 @@ MAIN_JS   := $(PLUGIN)/dist/main.js
 VAULT     ?= eval/sample-vault
 OLLAMA_MINILM ?= ../shared/tools/ollama-minilm/run.sh
 
-.PHONY: help setup run test lint py-lint plugin-check plugin-e2e pytest eval bench chromium clean
+.PHONY: help setup run test lint py-lint plugin-check plugin-e2e pytest eval bench reliability chromium clean
 
 help:
 	@echo "make run    - install what is missing, build the plugin, serve the sample vault"
@@ -20,6 +20,7 @@ help:
 	@echo "make setup  - install only"
 	@echo "make eval   - retrieval evaluation with the real all-minilm embedder (needs ../shared)"
 	@echo "make bench  - benchmarks (writes bench/results/)"
+	@echo "make reliability - long fault, kill -9, fuzz, load and soak runs (about 40 min)"
 
 $(STAMP): backend/pyproject.toml
 	@test -x $(PY) || python3 -m venv $(VENV)
@@ -47,7 +48,7 @@ chromium:
 py-lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy backend tests bench
+	$(BIN)/mypy backend tests bench reliability
 	$(BIN)/lint-imports
 
 plugin-check: $(MAIN_JS)
@@ -69,6 +70,10 @@ eval: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# Long runs (about 40 min): 200 kill -9s over a changing vault, the fuzz corpus, disk full, load and soak.
+reliability: $(STAMP)
+	$(BIN)/python -m reliability
 
 clean:
 	rm -rf $(VENV) $(PLUGIN)/node_modules $(MAIN_JS) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,1 @@
+"""Hostile and random input for the parser, chunker and tokenizer, and the real indexer over a hostile vault."""

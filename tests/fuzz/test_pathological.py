@@ -1,0 +1,53 @@
+"""Every pathological file through decode → parse → chunk → tokenize: no crash, no hang, within its time bound.
+
+The bound is enforced by pytest-timeout per case (the 1 s budget doubled for a busy machine, unless
+`SLOW_BOUNDS_S` says otherwise, with the reason); `python -m reliability.fuzzrun` measures every case, the
+half-minute ones included, and reports the slowest.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from askvault.config import ChunkParams
+from reliability.pathological import BOUND_S, GENERATORS, SLOW_CASES, bound_s, fixture_cases, through_pipeline
+
+REFUSED = {
+    "binary-png": "binary data",
+    "binary-zip": "binary data",
+    "binary-sqlite": "binary data",
+    "nul-mid-file": "binary data",
+    "invalid-utf8": "not valid UTF-8",
+    "latin-1": "not valid UTF-8",
+    "utf16-bom": "UTF-16",
+}
+"""Files that are not UTF-8 text notes, and the start of the reason the indexer reports for them."""
+
+CASES = [
+    pytest.param(name, id=name, marks=pytest.mark.timeout(bound_s(name)))
+    for name in GENERATORS
+    if name not in SLOW_CASES
+]
+
+
+def _check(name: str, data: bytes) -> None:
+    params = ChunkParams()
+    outcome = through_pipeline(name.removesuffix(".md"), data, params)
+    if name in REFUSED:
+        assert outcome.refused is not None
+        assert outcome.refused.startswith(REFUSED[name]) or REFUSED[name] in outcome.refused
+        return
+    assert outcome.refused is None
+    assert outcome.chunks >= 1  # every note, even an empty one, can be found by its title
+    assert not [w for w in outcome.warnings if "internal parser error" in w]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_generated_pathological_note(name: str) -> None:
+    _check(name, GENERATORS[name]())
+
+
+@pytest.mark.timeout(BOUND_S)
+@pytest.mark.parametrize("name", sorted(fixture_cases()))
+def test_committed_pathological_note(name: str) -> None:
+    _check(name, fixture_cases()[name])

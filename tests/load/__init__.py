@@ -1,0 +1,1 @@
+"""Concurrent clients against the real sidecar: searches and answer streams on loopback."""
