@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
 
+from askvault.errors import StoreError
 from askvault.model import Chunk, SearchFilters
 
 # Fixed namespace: the same chunk id maps to the same point id in every store, on every machine.
@@ -76,3 +78,18 @@ def storage_name(collection: str) -> str:
 
 def collection_of(name: str) -> str:
     return unquote(name)
+
+
+def check_upsert(chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]], dim: int, label: str) -> None:
+    """Both stores refuse a mismatched batch the same way, before anything is written."""
+    if len(chunks) != len(vectors):
+        raise ValueError(f"{len(chunks)} chunks but {len(vectors)} vectors")
+    check_dims(vectors, dim, label)
+
+
+def check_dims(vectors: Sequence[Sequence[float]], dim: int, label: str) -> None:
+    for vector in vectors:
+        if len(vector) != dim:
+            raise StoreError(
+                f"{label} holds {dim}-d vectors, got one with {len(vector)} values (did the embedding model change?)"
+            )

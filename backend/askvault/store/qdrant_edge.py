@@ -42,6 +42,8 @@ from askvault.store.payload import (
     KEYWORD_FIELDS,
     MTIME,
     TAGS,
+    check_dims,
+    check_upsert,
     chunk_payload,
     collection_of,
     filter_terms,
@@ -205,18 +207,8 @@ class EdgeVectorStore:
                 self._active -= 1
                 self._state.notify_all()
 
-    def _check_dims(self, vectors: Sequence[Sequence[float]]) -> None:
-        for vector in vectors:
-            if len(vector) != self._dim:
-                raise StoreError(
-                    f"vector collection {self._collection!r} holds {self._dim}-d vectors, got one with "
-                    f"{len(vector)} values (did the embedding model change?)"
-                )
-
     async def upsert(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
-        if len(chunks) != len(vectors):
-            raise ValueError(f"{len(chunks)} chunks but {len(vectors)} vectors")
-        self._check_dims(vectors)
+        check_upsert(chunks, vectors, self._dim, f"vector collection {self._collection!r}")
         if not chunks:
             return
 
@@ -256,7 +248,7 @@ class EdgeVectorStore:
     async def search(self, vector: Sequence[float], limit: int, filters: SearchFilters) -> list[RankedId]:
         if limit <= 0:
             return []
-        self._check_dims([vector])
+        check_dims([vector], self._dim, f"vector collection {self._collection!r}")
         request = QueryRequest(
             limit=limit,
             query=Query.Nearest([float(x) for x in vector]),

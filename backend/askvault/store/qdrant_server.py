@@ -22,6 +22,8 @@ from askvault.store.payload import (
     KEYWORD_FIELDS,
     MTIME,
     TAGS,
+    check_dims,
+    check_upsert,
     chunk_payload,
     filter_terms,
     point_id,
@@ -136,18 +138,8 @@ class ServerVectorStore:
     def collection(self) -> str:
         return self._collection
 
-    def _check_dims(self, vectors: Sequence[Sequence[float]]) -> None:
-        for vector in vectors:
-            if len(vector) != self._dim:
-                raise StoreError(
-                    f"Qdrant collection {self._collection!r} holds {self._dim}-d vectors, got one with "
-                    f"{len(vector)} values (did the embedding model change?)"
-                )
-
     async def upsert(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
-        if len(chunks) != len(vectors):
-            raise ValueError(f"{len(chunks)} chunks but {len(vectors)} vectors")
-        self._check_dims(vectors)
+        check_upsert(chunks, vectors, self._dim, f"Qdrant collection {self._collection!r}")
         for start in range(0, len(chunks), _BATCH):
             points = [
                 models.PointStruct(id=point_id(c.id), vector=[float(x) for x in v], payload=chunk_payload(c))
@@ -177,7 +169,7 @@ class ServerVectorStore:
     async def search(self, vector: Sequence[float], limit: int, filters: SearchFilters) -> list[RankedId]:
         if limit <= 0:
             return []
-        self._check_dims([vector])
+        check_dims([vector], self._dim, f"Qdrant collection {self._collection!r}")
         response = await self._call(
             "search",
             self._client.query_points(
