@@ -59,6 +59,10 @@ def print_banner(started: Started) -> None:
             lines.append(f"    dense search off: {embed_problem}. Keyword search works meanwhile.")
         if chat_problem:
             lines.append(f"    answers off: {chat_problem}.")
-        lines.append("    Install Ollama from https://ollama.com, then pull the models above; no restart needed.")
+        lines.append(
+            "    Install Ollama from https://ollama.com, then "
+            f"`ollama pull {config.ollama.embed_model}` and `ollama pull {config.ollama.chat_model}`; "
+            "no restart needed."
+        )
     lines.append("  stop with Ctrl-C")
     click.echo("\n".join(lines), err=False)
