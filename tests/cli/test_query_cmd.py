@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -106,6 +107,23 @@ async def test_search_filters_by_folder_and_tag(flags: list[str]) -> None:
 
     assert {r["path"] for r in json.loads(folder.stdout)["results"]} == {"Ideas/Gardening.md"}
     assert {r["path"] for r in json.loads(tag.stdout)["results"]} == {"Homelab/Postgres.md"}
+
+
+async def test_search_filters_by_modified_date(flags: list[str], tmp_path: Path) -> None:
+    old = tmp_path / "vault" / "Ideas" / "Gardening.md"
+    os.utime(old, (1_600_000_000, 1_600_000_000))  # 2020-09-13
+    reindexed = await invoke("index", *flags)
+    assert reindexed.exit_code == 0, reindexed.output
+
+    since = await invoke("search", *flags, "port", "--mode", "keyword", "--modified-after", "2021-01-01", "--json")
+    assert since.exit_code == 0, since.output
+    until = await invoke("search", *flags, "port", "--mode", "keyword", "--modified-before", "2021-01-01", "--json")
+    bad = await invoke("search", *flags, "port", "--modified-after", "last tuesday")
+
+    assert {r["path"] for r in json.loads(since.stdout)["results"]} == {"Homelab/Postgres.md"}
+    assert {r["path"] for r in json.loads(until.stdout)["results"]} == {"Ideas/Gardening.md"}
+    assert bad.exit_code != 0
+    assert "--modified-after" in bad.output
 
 
 async def test_ask_json_answers_with_citations_sources_and_metrics(flags: list[str]) -> None:

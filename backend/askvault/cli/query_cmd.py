@@ -9,6 +9,7 @@ from collections.abc import Mapping
 import click
 
 from askvault.api.schemas import search_result_to_json
+from askvault.api.validate import parse_instant
 from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
 from askvault.cli.render import render_ask_footer, render_search
 from askvault.config import Config
@@ -18,8 +19,15 @@ from askvault.wiring import open_engine
 MODES = click.Choice(["hybrid", "dense", "keyword"])
 
 
-def _filters(folder: str | None, tag: str | None) -> SearchFilters | None:
-    filters = SearchFilters(folder=folder, tag=tag)
+def _filters(
+    folder: str | None, tag: str | None, after: str | None = None, before: str | None = None
+) -> SearchFilters | None:
+    filters = SearchFilters(
+        folder=folder,
+        tag=tag,
+        modified_after=parse_instant(after, "--modified-after") if after else None,
+        modified_before=parse_instant(before, "--modified-before") if before else None,
+    )
     return None if filters.is_empty() else filters
 
 
@@ -30,6 +38,8 @@ def _filters(folder: str | None, tag: str | None) -> SearchFilters | None:
 @click.option("--mode", type=MODES, default="hybrid", show_default=True)
 @click.option("--folder", help="Only notes under this folder.")
 @click.option("--tag", help="Only notes with this tag.")
+@click.option("--modified-after", "after", help="Only notes modified since (ISO date or date-time; UTC if no offset).")
+@click.option("--modified-before", "before", help="Only notes modified before (ISO date or date-time).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (the API's search body).")
 @click.option("-v", "--verbose", is_flag=True)
 @handles_errors
@@ -39,6 +49,8 @@ def search(
     mode: SearchMode,
     folder: str | None,
     tag: str | None,
+    after: str | None,
+    before: str | None,
     as_json: bool,
     verbose: bool,
     **params: object,
@@ -46,7 +58,7 @@ def search(
     """Search the vault (dense + keyword, fused by reciprocal rank fusion)."""
     setup_logging(verbose)
     config = build_config(params)
-    body = asyncio.run(_search(config, query, k, mode, _filters(folder, tag)))
+    body = asyncio.run(_search(config, query, k, mode, _filters(folder, tag, after, before)))
     click.echo(json.dumps(body, indent=2, ensure_ascii=False) if as_json else render_search(body))
 
 
