@@ -51,16 +51,17 @@ class EngineControl:
                 "seconds": report.seconds,
             }
         indexing = engine.indexer.running
+        notes = engine.catalog.note_count()  # walks every chunk: count once per status
         return {
             "vault": {
                 "name": engine.config.vault.root.name,
-                "notes": engine.catalog.note_count(),
+                "notes": notes,
                 "chunks": len(engine.catalog),
             },
             "index": {
                 "state": "indexing" if indexing else "idle",
-                "done": progress.done if indexing else engine.catalog.note_count(),
-                "total": progress.total if indexing else engine.catalog.note_count(),
+                "done": progress.done if indexing else notes,
+                "total": progress.total if indexing else notes,
                 "last_run": last_run,
                 "failures": [{"path": p.path, "reason": p.reason} for p in failures[:MAX_FAILURES_SHOWN]],
                 "dense": engine.dense.state,
