@@ -12,7 +12,7 @@ MAIN_JS   := $(PLUGIN)/dist/main.js
 VAULT     ?= eval/sample-vault
 OLLAMA_MINILM ?= ../shared/tools/ollama-minilm/run.sh
 
-.PHONY: help setup run test lint py-lint plugin-check plugin-e2e pytest eval bench reliability chromium clean
+.PHONY: help setup run test lint py-lint plugin-check plugin-e2e pytest eval eval-corpora bench reliability chromium clean
 
 help:
 	@echo "make run    - install what is missing, build the plugin, serve the sample vault"
@@ -67,6 +67,9 @@ test: $(STAMP) chromium py-lint plugin-check plugin-e2e pytest
 
 eval: $(STAMP)
 	bash eval/run-minilm.sh
+
+eval-corpora: $(STAMP)
+	bash eval/run-corpora.sh
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
