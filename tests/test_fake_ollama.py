@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import aiohttp
 import pytest
 from ollama import AsyncClient, ResponseError
 
@@ -34,3 +35,35 @@ async def test_chat_streams_ndjson(fake_ollama: RunningOllama) -> None:
     assert parts[-1].done
     assert parts[-1].eval_count == 2
     assert fake_ollama.fake.calls("/api/chat")[0]["stream"] is True
+
+
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        pytest.param({"type": "object", "properties": {"ranking": {"type": "array"}}}, id="schema"),
+        pytest.param("json", id="json"),
+        pytest.param("", id="empty-means-none"),
+    ],
+)
+async def test_chat_accepts_format_as_ollama_does(fake_ollama: RunningOllama, fmt: dict[str, object] | str) -> None:
+    fake_ollama.fake.scripts.append(ChatScript(tokens=['{"ranking": ["c1"]}']))
+    async with AsyncClient(host=fake_ollama.url) as client:
+        response = await client.chat(
+            model="llama3.2:3b", messages=[{"role": "user", "content": "rank"}], stream=False, format=fmt
+        )
+    assert response.message.content == '{"ranking": ["c1"]}'
+    assert fake_ollama.fake.calls("/api/chat")[0]["format"] == fmt
+
+
+async def test_chat_refuses_an_unknown_format_with_ollamas_message(fake_ollama: RunningOllama) -> None:
+    # The real client refuses such a request itself, so this one goes over plain HTTP.
+    body = {
+        "model": "llama3.2:3b",
+        "messages": [{"role": "user", "content": "rank"}],
+        "stream": False,
+        "format": "yaml",
+    }
+    async with aiohttp.ClientSession() as session, session.post(f"{fake_ollama.url}/api/chat", json=body) as resp:
+        assert resp.status == 500
+        error = (await resp.json())["error"]
+    assert error == 'invalid format: "\\"yaml\\""; expected "json" or a valid JSON Schema object'

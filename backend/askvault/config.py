@@ -71,6 +71,16 @@ class RetrievalParams:
     """Each leg's top N chunks are kept within the fused top (legs × N) (0: plain RRF)."""
     expand_note_hits: bool = False
     """A note-level chunk that ranks is replaced by its note's best other chunk (or first chunk) at its place."""
+    rerank: bool = False
+    """A chat model reorders the top `rerank_candidates` fused chunks before the prompt (answers only, not
+    /api/search). Off by default: it costs seconds per question and only pays with a capable model."""
+    rerank_model: str | None = None
+    """The reranking model; None: the chat model."""
+    rerank_candidates: int = 12
+    rerank_excerpt_chars: int = 600
+    """Each candidate is shown to the reranker cut to this many characters."""
+    rerank_timeout_s: float = 20.0
+    """A slower reranker is abandoned and the fused order kept."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +155,19 @@ _SOURCES: dict[str, tuple[str, str | None, str]] = {
     "include": ("--include", "ASKVAULT_INCLUDE", "include"),
     "exclude_headings": ("--exclude-heading", "ASKVAULT_EXCLUDE_HEADINGS", "exclude_headings"),
     "origins": ("--allow-origin", "ASKVAULT_ORIGINS", "origins"),
+    "rerank": ("--rerank/--no-rerank", "ASKVAULT_RERANK", "rerank"),
+    "rerank_model": ("--rerank-model", "ASKVAULT_RERANK_MODEL", "rerank_model"),
+    "rerank_candidates": ("--rerank-candidates", "ASKVAULT_RERANK_CANDIDATES", "rerank_candidates"),
+    "rerank_excerpt_chars": ("--rerank-excerpt-chars", "ASKVAULT_RERANK_EXCERPT_CHARS", "rerank_excerpt_chars"),
+    "rerank_timeout_s": ("--rerank-timeout", "ASKVAULT_RERANK_TIMEOUT", "rerank_timeout"),
 }
+
+RERANK_CANDIDATES_RANGE = (2, 30)
+RERANK_EXCERPT_RANGE = (100, 4000)
+RERANK_TIMEOUT_RANGE = (1.0, 600.0)
+RERANK_PROMPT_CHARS = 24_000
+"""candidates × excerpt chars may not exceed this: the chat model's 8,192-token context holds ≈ 30k chars, and
+Ollama drops the start of a longer prompt (the system message first)."""
 
 
 def _pick(
@@ -180,6 +202,62 @@ def _list(value: object, source: str) -> tuple[str, ...]:
     if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
         return tuple(str(v) for v in value)
     raise ConfigError(f"{source}: expected a comma-separated list of strings")
+
+
+def _bool(value: object, source: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{source}: {value!r} is not true or false")
+
+
+def _number(value: object, source: str, kind: type[int] | type[float], bounds: tuple[float, float]) -> float:
+    what = "whole number" if kind is int else "number"
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float | str)
+        or (kind is int and isinstance(value, float))
+    ):
+        raise ConfigError(f"{source}: {value!r} is not a {what}")
+    try:
+        number = kind(value.strip() if isinstance(value, str) else value)
+    except ValueError as exc:
+        raise ConfigError(f"{source}: {value!r} is not a {what}") from exc
+    low, high = bounds
+    if not low <= number <= high:
+        raise ConfigError(f"{source}: {number:g} is outside {low:g}..{high:g}")
+    return number
+
+
+def _retrieval(flags: Mapping[str, object], environ: Mapping[str, str], file: Mapping[str, object]) -> RetrievalParams:
+    """The reranker settings from outside; every other retrieval parameter keeps its tuned default."""
+    defaults = RetrievalParams()
+    raw, src = _pick("rerank", flags, environ, file)
+    rerank = _bool(raw, src) if raw is not None else defaults.rerank
+    raw, _ = _pick("rerank_model", flags, environ, file)
+    model = str(raw).strip() or None if raw is not None else None
+    raw, src = _pick("rerank_candidates", flags, environ, file)
+    candidates = int(_number(raw, src, int, RERANK_CANDIDATES_RANGE)) if raw is not None else defaults.rerank_candidates
+    raw, src = _pick("rerank_excerpt_chars", flags, environ, file)
+    excerpt = int(_number(raw, src, int, RERANK_EXCERPT_RANGE)) if raw is not None else defaults.rerank_excerpt_chars
+    raw, src = _pick("rerank_timeout_s", flags, environ, file)
+    timeout = float(_number(raw, src, float, RERANK_TIMEOUT_RANGE)) if raw is not None else defaults.rerank_timeout_s
+    if candidates * excerpt > RERANK_PROMPT_CHARS:
+        raise ConfigError(
+            f"rerank_candidates × rerank_excerpt_chars = {candidates} × {excerpt} exceeds {RERANK_PROMPT_CHARS:,} "
+            "characters, more than the reranking prompt can hold; lower one of them"
+        )
+    return RetrievalParams(
+        rerank=rerank,
+        rerank_model=model,
+        rerank_candidates=candidates,
+        rerank_excerpt_chars=excerpt,
+        rerank_timeout_s=timeout,
+    )
 
 
 def read_config_file(path: Path | None) -> dict[str, object]:
@@ -258,6 +336,7 @@ def load_config(
             embed_model=str(embed_model) if embed_model else DEFAULT_EMBED_MODEL,
             chat_model=str(chat_model) if chat_model else DEFAULT_CHAT_MODEL,
         ),
+        retrieval=_retrieval(flags, environ, file),
         server=ServerConfig(
             host=str(raw_host) if raw_host else "127.0.0.1",
             port=port,

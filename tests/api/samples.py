@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from askvault.ask.events import DoneEvent, Metrics
+from askvault.ask.events import DoneEvent, Metrics, rerank_json
+from askvault.ask.rerank import RerankReport
 from askvault.generate.answer_safety import neutralise_answer
 from askvault.model import Chunk, Hit, SearchResult, TermStat
 
@@ -146,6 +147,18 @@ DONE = DoneEvent(
     ),
     neutralised=SAFE_ANSWER.neutralised,
 )
+# Reranking on: the model ranked two of the three candidates, agreeing with the fused order.
+RERANK = RerankReport(
+    applied=True,
+    model="llama3.2:3b",
+    candidates=3,
+    fallback_reason=None,
+    detail=None,
+    ms=2104.7,
+    order_changed=False,
+    omitted=1,
+    fused_order=(POSTGRES.id, KODI.id, JOURNAL.id),
+)
 ASK_SCRIPT: list[dict[str, object]] = [
     {
         "type": "retrieval",
@@ -176,6 +189,7 @@ ASK_SCRIPT: list[dict[str, object]] = [
             },
         ],
         "timings_ms": {"embed": 10.4, "retrieval": 3.1},
+        "rerank": rerank_json(RERANK),
     },
     *[_token(t) for t in ANSWER_TOKENS],
     {**DONE.to_json()},

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from askvault.ask.events import AskEvent
 from askvault.ask.pipeline import AnswerPipeline
+from askvault.ask.rerank import ChatReranker
 from askvault.ask.tracing import Tracer
 from askvault.config import OllamaConfig, PromptParams, RetrievalParams
 from askvault.generate.ollama_chat import OllamaChatModel
@@ -81,9 +82,12 @@ async def open_pipeline(
     retrieval: RetrievalParams | None = None,
     tracer: Tracer | None = None,
 ) -> AsyncIterator[AnswerPipeline]:
-    """The real pipeline over the real Ollama chat model (pointed at the fake server) and a canned searcher."""
+    """The real pipeline over the real Ollama chat model (pointed at the fake server) and a canned searcher;
+    with `retrieval.rerank` on, the real chat reranker over the same model, as the wiring builds it."""
     chat = OllamaChatModel(OllamaConfig(url=ollama_url, chat_model=chat_model, read_timeout_s=read_timeout_s))
+    params = retrieval or RetrievalParams()
+    reranker = ChatReranker.from_params(chat, params) if params.rerank else None
     try:
-        yield AnswerPipeline(searcher, chat, PromptParams(), retrieval or RetrievalParams(), tracer=tracer)
+        yield AnswerPipeline(searcher, chat, PromptParams(), params, tracer=tracer, reranker=reranker)
     finally:
         await chat.aclose()

@@ -28,6 +28,7 @@ RETRIEVAL_KEYS = {
     "sent",
     "prompt",
     "timings_ms",
+    "rerank",
 }
 SOURCE_KEYS = {
     "n",
@@ -94,6 +95,7 @@ def test_retrieval_event_shape() -> None:
         {"role": "user", "content": "sources and question"},
     ]
     assert body["timings_ms"] == {"embed": 10.0, "retrieval": 3.1}
+    assert body["rerank"] is None  # reranking off
     sources = body["sources"]
     assert isinstance(sources, list)
     assert all(isinstance(s, dict) and set(s) == SOURCE_KEYS for s in sources)

@@ -76,6 +76,38 @@ async def test_eval_writes_table_json_and_report(
     assert (report / "chart.png").read_bytes()[:4] == b"\x89PNG"
 
 
+async def test_rerank_mode_records_outcomes_and_seconds(
+    tmp_path: Path, make_vault: VaultWriter, fake_ollama: RunningOllama
+) -> None:
+    # Every reranking call gets the fake's default prose answer: not JSON, so every question falls back.
+    out, report = tmp_path / "latest.json", tmp_path / "report"
+    args = [*base_args(tmp_path, make_vault(NOTES), fake_ollama.url), "--modes", "hybrid,rerank", "-k", "3"]
+    result = await invoke(*args, "--json", out, "--report", report)
+    assert result.exit_code == 0, result.output
+
+    body = json.loads(out.read_text(encoding="utf-8"))
+    assert list(body["modes"]) == ["hybrid", "rerank"]
+    # A fallback keeps the fused order, so the figures equal hybrid's.
+    assert body["modes"]["rerank"]["evidence_recall@3"] == body["modes"]["hybrid"]["evidence_recall@3"]
+    stats = body["meta"]["mode_stats"]["rerank"]
+    assert stats["model"] == "llama3.2:3b"
+    assert stats["candidates"] == 12
+    assert stats["outcomes"] == {"fallback:malformed": len(QUESTIONS)}
+    timing = body["modes"]["rerank"]["seconds_per_question"]
+    assert timing["questions"] == len(QUESTIONS)
+    assert timing["mean"] >= 0.0
+    assert all(q["modes"]["rerank"]["seconds"] >= 0.0 for q in body["per_question"])
+    calls = fake_ollama.fake.calls("/api/chat")
+    assert len(calls) == len(QUESTIONS)
+    assert all("format" in call for call in calls)
+
+    assert "Seconds per question" in result.stdout
+    markdown = (report / "report.md").read_text(encoding="utf-8")
+    assert "## Seconds per question" in markdown
+    assert "| mode | mean s | median s | max s | vs hybrid |" in markdown
+    assert "outcomes: fallback:malformed: 6" in markdown
+
+
 async def test_a_second_run_reuses_the_index(
     tmp_path: Path, make_vault: VaultWriter, fake_ollama: RunningOllama
 ) -> None:
@@ -110,7 +142,9 @@ async def test_dense_modes_refuse_to_run_without_the_embedder(
     ("extra", "message"),
     [
         pytest.param(
-            ["--modes", "hybrid,rerank"], "--modes: unknown mode(s) 'rerank'; known: dense,", id="unknown-mode"
+            ["--modes", "hybrid,bm42"],
+            "--modes: unknown mode(s) 'bm42'; known: dense, keyword, hybrid, rerank",
+            id="unknown-mode",
         ),
         pytest.param(["-k", "3,six"], "-k: '3,six' is not a comma-separated list", id="bad-k"),
         pytest.param(["-k", "0"], "-k: every k must be between 1 and 50", id="zero-k"),

@@ -12,6 +12,7 @@ from askvault.cli.options import EXIT_ERROR
 from tests.cli.cli_helpers import common, invoke
 from tests.conftest import RunningOllama
 from tests.engine_helpers import write_notes
+from tests.fakes.ollama_server import ChatScript
 
 NOTES: dict[str, str | bytes] = {
     "Homelab/Postgres.md": "---\ntags: [db]\n---\n# Postgres\n\nThe database listens on port 5433 behind the proxy.\n",
@@ -154,6 +155,24 @@ async def test_ask_streams_the_answer_then_its_sources(flags: list[str]) -> None
     assert lines[-1].startswith("— embed_ms ")
     assert "retrieval_ms" in lines[-1]
     assert "completion_tokens 3" in lines[-1]
+
+
+async def test_ask_with_rerank_reports_it_and_falls_back_on_prose(flags: list[str], fake_ollama: RunningOllama) -> None:
+    # The reranking call gets prose instead of JSON: the answer comes from the fused order, and says so.
+    fake_ollama.fake.scripts.append(ChatScript(tokens=["I would pick the first one."]))
+    fake_ollama.fake.scripts.append(ChatScript(tokens=["5433 [1]."]))
+    fake_ollama.fake.scripts.append(ChatScript(tokens=['{"ranking": ["c2", "c1"]}']))
+    fake_ollama.fake.scripts.append(ChatScript(tokens=["5433 [1]."]))
+    plain = await invoke("ask", *flags, "--rerank", "Which port does Postgres listen on?")
+    as_json = await invoke("ask", *flags, "--rerank", "Which port does Postgres listen on?", "--json")
+
+    assert plain.exit_code == 0, plain.output
+    assert "rerank: fell back to the fused order: malformed — the reply is not JSON" in plain.stdout
+    assert as_json.exit_code == 0, as_json.output
+    body = json.loads(as_json.stdout)
+    assert set(body) == {"answer", "citations", "sources", "sent", "metrics", "rerank"}
+    assert (body["rerank"]["applied"], body["rerank"]["model"]) == (True, "llama3.2:3b")
+    assert "format" in fake_ollama.fake.calls("/api/chat")[0]
 
 
 async def test_ask_with_a_missing_chat_model_says_how_to_fix_it(flags: list[str]) -> None:

@@ -51,6 +51,8 @@ class ChatScript:
     status: int | None = None
     """Answer with this HTTP status and an Ollama error body instead of a stream."""
     error: str = "internal error"
+    reply_delay_s: float = 0.0
+    """Pause before a non-streamed reply (`"stream": false`), e.g. longer than a caller's timeout."""
 
 
 @dataclass
@@ -71,6 +73,15 @@ class FakeOllama:
 
     def _missing(self, model: str) -> web.Response:
         return web.json_response({"error": f'model "{model}" not found, try pulling it first'}, status=404)
+
+    def _bad_format(self, body: dict[str, Any]) -> web.Response | None:
+        """Ollama's check of `format`: absent, null or "" = none, "json", or a JSON Schema object; else 500
+        with Ollama's own message (it fails the completion, which the chat handler answers with 500)."""
+        fmt = body.get("format")
+        if fmt is None or fmt in ("", "json") or isinstance(fmt, dict):
+            return None
+        message = f'invalid format: {json.dumps(json.dumps(fmt))}; expected "json" or a valid JSON Schema object'
+        return web.json_response({"error": message}, status=500)
 
     def _known(self, model: str) -> bool:
         names = set(self.embed_models) | self.chat_models
@@ -157,11 +168,20 @@ class FakeOllama:
         model = str(body.get("model", ""))
         if model not in self.chat_models and model.removesuffix(":latest") not in self.chat_models:
             return self._missing(model)
+        bad_format = self._bad_format(body)
+        if bad_format is not None:
+            return bad_format
         script = self.scripts.pop(0) if self.scripts else ChatScript(tokens=list(self.default_answer))
         if script.status is not None:
             return web.json_response({"error": script.error}, status=script.status)
         prompt_chars = sum(len(str(m.get("content", ""))) for m in body.get("messages", []))
         if body.get("stream", True) is False:
+            if script.reply_delay_s:
+                try:
+                    await asyncio.sleep(script.reply_delay_s)
+                except asyncio.CancelledError:
+                    self.cancelled_streams += 1
+                    raise
             text = "".join(script.tokens)
             obj = json.loads(self._done_line(model, prompt_chars, len(script.tokens)))
             obj["message"]["content"] = text

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
+from askvault.ask.rerank import RerankReport
 from askvault.generate.answer_safety import Neutralised
 from askvault.model import Hit, Message, TermStat
 
@@ -42,6 +43,20 @@ class SourceRef:
         }
 
 
+def rerank_json(report: RerankReport) -> JsonObject:
+    return {
+        "applied": report.applied,
+        "model": report.model,
+        "candidates": report.candidates,
+        "fallback_reason": report.fallback_reason,
+        "detail": report.detail,
+        "ms": report.ms,
+        "order_changed": report.order_changed,
+        "omitted": report.omitted,
+        "fused_order": list(report.fused_order),
+    }
+
+
 @dataclass(frozen=True, slots=True)
 class RetrievalEvent:
     """What was found and what was sent, before any token: citations can resolve while the answer streams."""
@@ -59,6 +74,8 @@ class RetrievalEvent:
     """The exact messages the model receives; empty when no model is called."""
     embed_ms: float
     retrieval_ms: float
+    rerank: RerankReport | None = None
+    """What the reranker did; None when reranking is off (or nothing was found, so nothing was reranked)."""
 
     @property
     def sent(self) -> tuple[str, ...]:
@@ -76,6 +93,7 @@ class RetrievalEvent:
             "sent": list(self.sent),
             "prompt": [{"role": m.role, "content": m.content} for m in self.prompt],
             "timings_ms": {"embed": self.embed_ms, "retrieval": self.retrieval_ms},
+            "rerank": rerank_json(self.rerank) if self.rerank is not None else None,
         }
 
 

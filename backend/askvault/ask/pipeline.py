@@ -8,6 +8,7 @@ from collections.abc import AsyncGenerator, Sequence
 from contextlib import aclosing
 
 from askvault.ask.events import AskEvent, DoneEvent, ErrorEvent, Metrics, RetrievalEvent, SourceRef, TokenEvent
+from askvault.ask.rerank import Reranker, RerankReport
 from askvault.ask.rewrite import Rewrite, rewrite_question
 from askvault.ask.tracing import NoopTracer, Tracer, safe_record
 from askvault.config import PromptParams, RetrievalParams
@@ -16,7 +17,7 @@ from askvault.generate.answer_safety import neutralise_answer
 from askvault.generate.citations import check_citations
 from askvault.generate.prompt import Prompt, bound_history, build_prompt
 from askvault.generate.protocol import ChatDone, ChatModel
-from askvault.model import Hit, Message, SearchFilters, SearchResult
+from askvault.model import Hit, Message, Scalar, SearchFilters, SearchResult
 from askvault.retrieve.protocol import Searcher
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,7 @@ class AnswerPipeline:
         *,
         tracer: Tracer | None = None,
         rewrite_timeout_s: float = 30.0,
+        reranker: Reranker | None = None,
     ) -> None:
         self._searcher = searcher
         self._chat = chat
@@ -70,6 +72,8 @@ class AnswerPipeline:
         self._retrieval = retrieval
         self._tracer: Tracer = tracer or NoopTracer()
         self._rewrite_timeout_s = rewrite_timeout_s
+        self._reranker = reranker
+        """None: no reranking (the default); wiring passes one only when `retrieval.rerank` is on."""
 
     async def run(
         self,
@@ -94,13 +98,17 @@ class AnswerPipeline:
         turns = bound_history(history, self._prompt.max_history_turns)
 
         rewrite = await self._rewrite(question, turns)
+        want = k or self._retrieval.top_k
+        # The reranker sees the top `rerank_candidates` even when fewer sources were asked for.
+        fetch = max(want, self._retrieval.rerank_candidates) if self._reranker is not None else want
         search_started = time.perf_counter()
-        result = await self._searcher.search(rewrite.query, k or self._retrieval.top_k, "hybrid", filters)
+        result = await self._searcher.search(rewrite.query, fetch, "hybrid", filters)
         embed_ms, retrieval_ms = split_search_timings(result, time.perf_counter() - search_started)
 
-        relevant = [hit for hit in result.hits if is_relevant(hit, self._retrieval.min_dense_score)]
+        hits, rerank = await self._rerank(rewrite.query, result.hits, want)
+        relevant = [hit for hit in hits if is_relevant(hit, self._retrieval.min_dense_score)]
         prompt = build_prompt(question, relevant, self._prompt, turns) if relevant else None
-        retrieval = self._retrieval_event(question, rewrite, result, prompt, embed_ms, retrieval_ms)
+        retrieval = self._retrieval_event(question, rewrite, result, hits, prompt, embed_ms, retrieval_ms, rerank)
         safe_record(
             self._tracer,
             "retrieval",
@@ -113,6 +121,15 @@ class AnswerPipeline:
                 "retrieval_ms": retrieval_ms,
             },
         )
+        if rerank is not None:
+            attributes: dict[str, Scalar] = {
+                "applied": rerank.applied,
+                "fallback_reason": rerank.fallback_reason,
+                "candidates": rerank.candidates,
+                "order_changed": rerank.order_changed,
+                "ms": rerank.ms,
+            }
+            safe_record(self._tracer, "rerank", attributes)
         yield retrieval
 
         if prompt is None:
@@ -128,6 +145,19 @@ class AnswerPipeline:
             async for event in events:
                 yield event
 
+    async def _rerank(self, query: str, hits: Sequence[Hit], want: int) -> tuple[list[Hit], RerankReport | None]:
+        """The hits to use (at most `want`): the reranked relevant candidates first, then the rest in fused order.
+
+        Only hits that could be sent are offered, and with none there is no model call (no retrieval, no call).
+        """
+        relevant = [hit for hit in hits if is_relevant(hit, self._retrieval.min_dense_score)]
+        if self._reranker is None or not relevant:
+            return list(hits[:want]), None
+        reranked = await self._reranker.rerank(query, relevant)
+        placed = {hit.chunk.id for hit in reranked.hits}
+        ordered = [*reranked.hits, *(hit for hit in hits if hit.chunk.id not in placed)]
+        return ordered[:want], reranked.report
+
     async def _rewrite(self, question: str, turns: list[Message]) -> Rewrite:
         began = time.perf_counter()
         rewrite = await rewrite_question(self._chat, question, turns, self._rewrite_timeout_s)
@@ -142,15 +172,17 @@ class AnswerPipeline:
         question: str,
         rewrite: Rewrite,
         result: SearchResult,
+        hits: Sequence[Hit],
         prompt: Prompt | None,
         embed_ms: float,
         retrieval_ms: float,
+        rerank: RerankReport | None,
     ) -> RetrievalEvent:
         sources: list[SourceRef] = []
         if prompt is not None:
             sent_ids = {hit.chunk.id for hit in prompt.sent}
             sources = [SourceRef(n, hit) for n, hit in enumerate(prompt.sent, start=1)]
-            sources += [SourceRef(None, hit) for hit in result.hits if hit.chunk.id not in sent_ids]
+            sources += [SourceRef(None, hit) for hit in hits if hit.chunk.id not in sent_ids]
         return RetrievalEvent(
             question=question,
             query=rewrite.query,
@@ -161,6 +193,7 @@ class AnswerPipeline:
             prompt=tuple(prompt.messages) if prompt is not None else (),
             embed_ms=embed_ms,
             retrieval_ms=retrieval_ms,
+            rerank=rerank,
         )
 
     async def _generate(

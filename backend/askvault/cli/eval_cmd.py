@@ -19,7 +19,7 @@ from askvault.config import Config
 from askvault.errors import ModelError
 from askvault.evaluate.chart import write_chart
 from askvault.evaluate.metrics import JsonValue
-from askvault.evaluate.modes import ModeRegistry, searcher_modes
+from askvault.evaluate.modes import ModeRegistry, rerank_mode, searcher_modes
 from askvault.evaluate.overrides import apply_overrides
 from askvault.evaluate.questions import Question, check_questions, load_questions
 from askvault.evaluate.report import render_markdown, render_text, to_json
@@ -29,8 +29,10 @@ from askvault.wiring import Engine, open_engine
 
 
 def eval_modes(engine: Engine) -> ModeRegistry:
-    """The modes `--modes` can name. A new mode (a reranker…) registers here; the runner needs no change."""
-    return searcher_modes(engine.searcher)
+    """The modes `--modes` can name. A new mode registers here; the runner needs no change."""
+    registry = searcher_modes(engine.searcher)
+    registry.add(rerank_mode(engine.searcher, engine.reranker, engine.config.retrieval.rerank_candidates))
+    return registry
 
 
 @click.command("eval")

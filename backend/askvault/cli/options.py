@@ -34,12 +34,17 @@ _SHARED = (
     "exclude",
     "include",
     "exclude_headings",
+    "rerank",
+    "rerank_model",
+    "rerank_candidates",
+    "rerank_excerpt_chars",
+    "rerank_timeout_s",
 )
 
 
 def shared_options(func: Callable[P, R]) -> Callable[P, R]:
     """--vault, --data-dir, --ollama-url, --embed-model, --chat-model, --qdrant-url, --exclude, --include,
-    --exclude-heading, --config."""
+    --exclude-heading, --rerank/--no-rerank and its settings, --config."""
     decorators = [
         click.option("--vault", type=click.Path(path_type=Path), help="The vault folder [env ASKVAULT_VAULT]."),
         click.option(
@@ -66,6 +71,28 @@ def shared_options(func: Callable[P, R]) -> Callable[P, R]:
             "exclude_headings",
             multiple=True,
             help="Leave out sections under this heading, any case (repeatable) [env ASKVAULT_EXCLUDE_HEADINGS].",
+        ),
+        click.option(
+            "--rerank/--no-rerank",
+            default=None,
+            help="Let a chat model reorder the top fused chunks before answering [env ASKVAULT_RERANK; default off].",
+        ),
+        click.option("--rerank-model", help="Reranking model [env ASKVAULT_RERANK_MODEL; default the chat model]."),
+        click.option(
+            "--rerank-candidates",
+            type=int,
+            help="How many top fused chunks the reranker orders [env ASKVAULT_RERANK_CANDIDATES; default 12].",
+        ),
+        click.option(
+            "--rerank-excerpt-chars",
+            type=int,
+            help="Characters of each chunk the reranker sees [env ASKVAULT_RERANK_EXCERPT_CHARS; default 600].",
+        ),
+        click.option(
+            "--rerank-timeout",
+            "rerank_timeout_s",
+            type=float,
+            help="Seconds before the fused order is kept [env ASKVAULT_RERANK_TIMEOUT; default 20].",
         ),
         click.option(
             "--config",

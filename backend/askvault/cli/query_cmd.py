@@ -125,6 +125,8 @@ async def _ask(
         "sent": retrieval.get("sent", []),
         "metrics": done.get("metrics", {}),
     }
+    if retrieval.get("rerank") is not None:
+        result["rerank"] = retrieval["rerank"]  # only with --rerank: the default output keeps its shape
     if error is not None:
         result["error"] = {"code": error.get("code"), "message": error.get("message")}
     if stream:

@@ -54,8 +54,20 @@ def render_ask_footer(result: Mapping[str, object]) -> str:
             if isinstance(source, Mapping):
                 lines_range = f"lines {source.get('start_line')}–{source.get('end_line')}"
                 lines.append(f"  [{source.get('n')}] {_trail(source)} ({lines_range})")
+    rerank = result.get("rerank")
+    if isinstance(rerank, Mapping):
+        lines.append(render_rerank(rerank))
     metrics = result.get("metrics")
     if isinstance(metrics, Mapping) and metrics:
         shown = ", ".join(f"{key} {value}" for key, value in metrics.items() if value is not None)
         lines.append(f"— {shown}")
     return "\n".join(lines)
+
+
+def render_rerank(rerank: Mapping[str, object]) -> str:
+    """One line on what the reranker did (the retrieval event's `rerank` object)."""
+    took = f"{rerank.get('model')}, {rerank.get('ms')} ms"
+    if rerank.get("applied"):
+        what = "reordered" if rerank.get("order_changed") else "kept the fused order"
+        return f"rerank: {what} the top {rerank.get('candidates')} ({took})"
+    return f"rerank: fell back to the fused order: {rerank.get('fallback_reason')} — {rerank.get('detail')} ({took})"

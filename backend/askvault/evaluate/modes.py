@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from askvault.ask.rerank import Reranker
 from askvault.errors import ConfigError, ModelError
+from askvault.evaluate.metrics import JsonValue
 from askvault.model import Hit, SearchMode
 from askvault.retrieve.protocol import Searcher
 
@@ -13,6 +16,7 @@ Retrieve = Callable[[str, int], Awaitable[Sequence[Hit]]]
 """Ranks chunks for one question: (question, how many hits at most) → hits, best first."""
 
 BUILTIN_MODES: tuple[SearchMode, ...] = ("dense", "keyword", "hybrid")
+RERANK_MODE = "rerank"
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +27,8 @@ class EvalMode:
     retrieve: Retrieve
     needs_dense: bool = True
     """True when the figures are meaningless without the embedding model (the run refuses to start then)."""
+    stats: Callable[[], dict[str, JsonValue]] | None = None
+    """Figures the mode gathered over the run (the reranker's outcomes), put in the report's metadata."""
 
 
 class ModeRegistry:
@@ -53,15 +59,17 @@ class ModeRegistry:
         return [self._modes[name] for name in names]
 
 
+async def _search(searcher: Searcher, question: str, k: int, mode: SearchMode) -> Sequence[Hit]:
+    result = await searcher.search(question, k, mode)
+    if mode == "hybrid" and not result.dense_available:
+        # Hybrid quietly falls back to keywords for users; for a measurement that would be a lie.
+        raise ModelError("the embedding model stopped answering during the run; hybrid figures would be keyword-only")
+    return result.hits
+
+
 def _searcher_mode(searcher: Searcher, mode: SearchMode) -> EvalMode:
     async def retrieve(question: str, k: int) -> Sequence[Hit]:
-        result = await searcher.search(question, k, mode)
-        if mode == "hybrid" and not result.dense_available:
-            # Hybrid quietly falls back to keywords for users; for a measurement that would be a lie.
-            raise ModelError(
-                "the embedding model stopped answering during the run; hybrid figures would be keyword-only"
-            )
-        return result.hits
+        return await _search(searcher, question, k, mode)
 
     return EvalMode(name=mode, retrieve=retrieve, needs_dense=mode != "keyword")
 
@@ -69,3 +77,34 @@ def _searcher_mode(searcher: Searcher, mode: SearchMode) -> EvalMode:
 def searcher_modes(searcher: Searcher) -> ModeRegistry:
     """The three built-in modes, each a `Searcher` mode of the same name."""
     return ModeRegistry(_searcher_mode(searcher, mode) for mode in BUILTIN_MODES)
+
+
+def rerank_mode(searcher: Searcher, reranker: Reranker, candidates: int) -> EvalMode:
+    """Hybrid search, then the reranker over its top `candidates`, as the answer pipeline does when reranking
+    is on (whatever `retrieval.rerank` says: naming the mode asks for it). A fallback keeps the fused order and
+    is counted: `stats()` gives how often the model's order was used, why it was not, and its time."""
+    outcomes: Counter[str] = Counter()
+    changed: list[bool] = []
+    seconds: list[float] = []
+
+    async def retrieve(question: str, k: int) -> Sequence[Hit]:
+        hits = await _search(searcher, question, max(k, candidates), "hybrid")
+        reranked = await reranker.rerank(question, hits)
+        report = reranked.report
+        outcomes["applied" if report.applied else f"fallback:{report.fallback_reason}"] += 1
+        if report.applied:
+            changed.append(report.order_changed)
+        seconds.append(report.ms / 1000.0)
+        return reranked.hits[:k]
+
+    def stats() -> dict[str, JsonValue]:
+        return {
+            "model": reranker.model,
+            "candidates": candidates,
+            "outcomes": dict(sorted(outcomes.items())),
+            "order_changed": sum(changed),
+            "rerank_seconds_mean": round(sum(seconds) / len(seconds), 3) if seconds else None,
+            "rerank_seconds_max": round(max(seconds), 3) if seconds else None,
+        }
+
+    return EvalMode(name=RERANK_MODE, retrieve=retrieve, needs_dense=True, stats=stats)

@@ -36,6 +36,7 @@ def _run_json(run: ModeRun) -> dict[str, JsonValue]:
         "first_expected_rank": run.first_expected_rank,
         "first_evidence_rank": run.first_evidence_rank,
         "top_score": score.top_score,
+        "seconds": run.seconds,
         "hits": [_hit_json(hit) for hit in run.hits],
     }
 
@@ -167,6 +168,23 @@ def top_score_table(result: EvalResult, summary: Mapping[str, JsonValue], markdo
     return _table(["mode", "questions", "fused", "dense (cosine)", "keyword (BM25)"], rows, markdown)
 
 
+def timing_table(result: EvalResult, summary: Mapping[str, JsonValue], markdown: bool) -> list[str]:
+    """Seconds per question for each mode (mean, median, max) and what it adds over plain hybrid search."""
+    baseline = _figures(summary, "hybrid").get("seconds_per_question") if "hybrid" in result.modes else None
+    base_mean = baseline.get("mean") if isinstance(baseline, Mapping) else None
+    rows = []
+    for mode in result.modes:
+        timing = _figures(summary, mode).get("seconds_per_question")
+        if not isinstance(timing, Mapping):
+            continue
+        mean = timing.get("mean")
+        added = "–"
+        if mode != "hybrid" and isinstance(mean, int | float) and isinstance(base_mean, int | float):
+            added = f"{mean - base_mean:+.3f}"
+        rows.append([mode, _num(mean), _num(timing.get("median")), _num(timing.get("max")), added])
+    return _table(["mode", "mean s", "median s", "max s", "vs hybrid"], rows, markdown)
+
+
 def _rank(value: int | None) -> str:
     return "–" if value is None else str(value)
 
@@ -219,6 +237,7 @@ def render_text(result: EvalResult, summary: Mapping[str, JsonValue]) -> str:
     for key in (f"evidence_recall@{k}", f"path_recall@{k}", "mrr"):
         lines += ["", f"By question type: {key}", *pivot_table(result, summary, key, markdown=False)]
     lines += ["", "Top hit's score (min / median / max)", *top_score_table(result, summary, markdown=False)]
+    lines += ["", "Seconds per question", *timing_table(result, summary, markdown=False)]
     for mode in result.modes:
         missed = misses(result, mode, k)
         if missed:
@@ -227,6 +246,8 @@ def render_text(result: EvalResult, summary: Mapping[str, JsonValue]) -> str:
 
 
 def _meta_value(value: JsonValue) -> str:
+    if isinstance(value, dict):
+        return "; ".join(f"{key}: {_meta_value(item)}" for key, item in value.items())
     if isinstance(value, list):
         return ", ".join(_meta_value(item) for item in value)
     return "–" if value is None else str(value)
@@ -252,6 +273,15 @@ def render_markdown(result: EvalResult, summary: Mapping[str, JsonValue]) -> str
         "Min / median / max of the first hit's scores; a question whose top hit no leg scored shows –.",
         "",
         *top_score_table(result, summary, markdown=True),
+    ]
+    lines += [
+        "",
+        "## Seconds per question",
+        "",
+        "Wall time of each mode's retrieval (every mode embeds the question itself); `vs hybrid` is the mean it "
+        "adds over plain hybrid search. Timings depend on the machine and the models; compare modes of one run.",
+        "",
+        *timing_table(result, summary, markdown=True),
     ]
     lines += ["", f"## Evidence misses at k = {k}", *_miss_lines(result, k)]
     return "\n".join(lines) + "\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,6 +89,8 @@ class ModeRun:
     question: Question
     score: QuestionScore
     hits: tuple[HitRecord, ...]
+    seconds: float = 0.0
+    """Wall time of the mode's retrieval for this question (search, plus reranking in the rerank mode)."""
 
     @property
     def first_evidence_rank(self) -> int | None:
@@ -126,6 +129,9 @@ class EvalResult:
                 "answerable": _top_scores([r for r in runs if r.question.answerable]),
                 "negative": _top_scores([r for r in runs if not r.question.answerable]),
             }
+            timing = distribution([r.seconds for r in runs])
+            timing["mean"] = round(statistics.fmean(r.seconds for r in runs), 4) if runs else None
+            figures["seconds_per_question"] = timing
         return modes
 
 
@@ -173,7 +179,9 @@ def _record(rank: int, hit: Hit, question: Question, lines: NoteLines) -> tuple[
 
 async def run_mode(question: Question, mode: EvalMode, ks: Sequence[int], lines: NoteLines) -> ModeRun:
     """Ranks max(ks) chunks for the question and scores them against its expected notes and evidence."""
+    started = time.perf_counter()
     hits = list(await mode.retrieve(question.question, max(ks)))[: max(ks)]
+    seconds = round(time.perf_counter() - started, 4)
     pairs = [_record(rank, hit, question, lines) for rank, hit in enumerate(hits, start=1)]
     records = tuple(record for record, _ in pairs)
     score = score_question(
@@ -187,7 +195,7 @@ async def run_mode(question: Question, mode: EvalMode, ks: Sequence[int], lines:
         top_score=records[0].fused_score if records else None,
         ks=ks,
     )
-    return ModeRun(question=question, score=score, hits=records)
+    return ModeRun(question=question, score=score, hits=records, seconds=seconds)
 
 
 async def run_evaluation(
@@ -214,10 +222,14 @@ async def run_evaluation(
             runs.append(run)
             if on_step is not None:
                 on_step(run)
+    meta = dict(meta or {})
+    stats: dict[str, JsonValue] = {mode.name: mode.stats() for mode in modes if mode.stats is not None}
+    if stats:
+        meta["mode_stats"] = stats
     return EvalResult(
         questions=tuple(questions),
         ks=tuple(ks),
         modes=tuple(mode.name for mode in modes),
         runs=tuple(runs),
-        meta=dict(meta or {}),
+        meta=meta,
     )

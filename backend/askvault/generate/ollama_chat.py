@@ -10,7 +10,7 @@ from ollama import AsyncClient, ChatResponse, ResponseError
 
 from askvault.config import OllamaConfig
 from askvault.errors import ModelError, ModelMissing, ModelStreamBroken, ModelTimeout, ModelUnreachable
-from askvault.generate.protocol import ChatDone, ChatEvent, ChatToken
+from askvault.generate.protocol import ChatDone, ChatEvent, ChatToken, JsonSchema
 from askvault.model import Message
 
 DEFAULT_TEMPERATURE = 0.1
@@ -20,6 +20,8 @@ DEFAULT_NUM_CTX = 8192
 message first. 9,000 chars of sources plus history need ≈3,500 tokens; 8,192 leaves room for the answer."""
 DEFAULT_COMPLETE_TOKENS = 128
 """`complete` is for short utility answers (a rewritten question); cap it so a rambling model stays cheap."""
+DEFAULT_JSON_TOKENS = 256
+"""`complete_json` answers a small object (a ranking of ≤ 30 short ids is ≈ 150 tokens)."""
 
 
 class OllamaChatModel:
@@ -36,6 +38,12 @@ class OllamaChatModel:
         self._cfg = cfg
         self._options: dict[str, float | int] = {"temperature": temperature, "num_ctx": num_ctx}
         self._complete_options: dict[str, float | int] = {**self._options, "num_predict": complete_tokens}
+        # Temperature 0: a ranking should not change between two runs of the same question.
+        self._json_options: dict[str, float | int] = {
+            **self._options,
+            "temperature": 0,
+            "num_predict": DEFAULT_JSON_TOKENS,
+        }
         # read= bounds each socket read, so it is also the longest wait for the first byte (model load and
         # prompt evaluation). trust_env=False: the prompt carries vault text and never goes via a proxy.
         timeout = httpx.Timeout(cfg.read_timeout_s, connect=cfg.connect_timeout_s)
@@ -78,6 +86,17 @@ class OllamaChatModel:
         try:
             response = await self._client.chat(
                 model=self.model, messages=payload, stream=False, options=self._complete_options
+            )
+        except Exception as exc:
+            raise self._mapped(exc) from exc
+        return response.message.content or ""
+
+    async def complete_json(self, messages: Sequence[Message], schema: JsonSchema) -> str:
+        """One non-streamed reply constrained by `schema` (Ollama's `format`); the raw text, unchecked."""
+        payload = [{"role": m.role, "content": m.content} for m in messages]
+        try:
+            response = await self._client.chat(
+                model=self.model, messages=payload, stream=False, format=schema, options=self._json_options
             )
         except Exception as exc:
             raise self._mapped(exc) from exc

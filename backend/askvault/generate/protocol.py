@@ -39,3 +39,21 @@ class ChatModel(Protocol):
     async def complete(self, messages: Sequence[Message]) -> str:
         """A short non-streamed completion (used to rewrite follow-up questions)."""
         ...
+
+
+JsonSchema = dict[str, object]
+"""A JSON Schema object, as Ollama's `format` takes it."""
+
+
+class StructuredChat(Protocol):
+    """A chat model asked for one JSON reply constrained by a schema (Ollama's structured outputs)."""
+
+    @property
+    def model(self) -> str: ...
+
+    async def complete_json(self, messages: Sequence[Message], schema: JsonSchema) -> str:
+        """The raw reply text, deterministic (temperature 0); the caller parses and checks it.
+
+        Raises ModelUnreachable, ModelMissing, ModelTimeout or ModelError like `ChatModel`.
+        """
+        ...

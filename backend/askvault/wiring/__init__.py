@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from askvault.ask.pipeline import AnswerPipeline
+from askvault.ask.rerank import ChatReranker
 from askvault.config import Config
 from askvault.embed.ollama import OllamaEmbedder
 from askvault.generate.ollama_chat import OllamaChatModel
@@ -42,6 +44,9 @@ class Engine:
     pipeline: AnswerPipeline
     guard: VisibilityGuard
     """Re-checks exclusions on every hit and chunk lookup (the index may be older than the rules)."""
+    reranker: ChatReranker
+    """Built whatever `retrieval.rerank` says (the evaluation's rerank mode uses it); the answer pipeline gets
+    it only when reranking is on."""
 
     @property
     def store_kind(self) -> str:
@@ -85,7 +90,10 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
         indexer = Indexer(config.vault, config.chunk, manifest, catalog, keywords, dense, vectors)
         guard = VisibilityGuard(config.vault)
         searcher = HybridSearcher(catalog, keywords, dense, config.retrieval, visible=guard.visible)
-        pipeline = AnswerPipeline(searcher, chat, config.prompt, config.retrieval)
+        reranker = ChatReranker.from_params(_rerank_chat(config, chat, stack), config.retrieval)
+        pipeline = AnswerPipeline(
+            searcher, chat, config.prompt, config.retrieval, reranker=reranker if config.retrieval.rerank else None
+        )
         await indexer.load()
         if sync_vectors:
             await sync_dense(manifest, dense, vectors)
@@ -102,4 +110,15 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
             searcher=searcher,
             pipeline=pipeline,
             guard=guard,
+            reranker=reranker,
         )
+
+
+def _rerank_chat(config: Config, chat: OllamaChatModel, stack: contextlib.AsyncExitStack) -> OllamaChatModel:
+    """The chat model itself, or a client for `retrieval.rerank_model` when that names another model."""
+    model = config.retrieval.rerank_model
+    if not model or model == config.ollama.chat_model:
+        return chat
+    other = OllamaChatModel(dataclasses.replace(config.ollama, chat_model=model))
+    stack.push_async_callback(other.aclose)
+    return other

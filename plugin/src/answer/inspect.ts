@@ -1,6 +1,6 @@
-/** What the inspector under an answer shows, as plain rows: ranking, query terms, prompt, timings and tokens. */
+/** What the inspector under an answer shows, as plain rows: ranking, reranker, query terms, prompt, timings and tokens. */
 
-import type { DoneEvent, RetrievalEvent } from "../sidecar/wire";
+import type { DoneEvent, RerankReport, RetrievalEvent } from "../sidecar/wire";
 import { headingTrail } from "./citations";
 
 export const DASH = "–";
@@ -32,6 +32,8 @@ export interface RankingRow {
 	dense: string;
 	keyword: string;
 	fused: string;
+	/** Place in the fused ranking before the reranker moved it ("" when the order was not reranked). */
+	fusedPlace: string;
 	sent: boolean;
 }
 
@@ -43,6 +45,8 @@ export interface Ranking {
 
 /** The fused ranking as the sidecar ordered it (sent sources first), with the cut after the last sent one. */
 export function ranking(retrieval: RetrievalEvent): Ranking {
+	const reranked = rerankApplied(retrieval.rerank);
+	const fusedOrder = retrieval.rerank?.fused_order ?? [];
 	const rows = retrieval.sources.map((s) => ({
 		label: s.n === null ? "" : `[${s.n}]`,
 		id: s.id,
@@ -50,6 +54,7 @@ export function ranking(retrieval: RetrievalEvent): Ranking {
 		dense: formatRank(s.dense_rank),
 		keyword: formatRank(s.keyword_rank),
 		fused: formatScore(s.fused_score),
+		fusedPlace: reranked ? fusedPlace(fusedOrder, s.id) : "",
 		sent: s.sent,
 	}));
 	let cutAfter = 0;
@@ -62,6 +67,48 @@ export function ranking(retrieval: RetrievalEvent): Ranking {
 export interface Fact {
 	label: string;
 	value: string;
+}
+
+/** The reranker's order is what the table shows. */
+export function rerankApplied(rerank: RerankReport | null): boolean {
+	return rerank !== null && rerank.applied;
+}
+
+function fusedPlace(order: string[], id: string): string {
+	const at = order.indexOf(id);
+	return at < 0 ? DASH : String(at + 1);
+}
+
+const FALLBACK_TEXT: Record<string, string> = {
+	malformed: "reply was not JSON",
+	wrong_shape: "reply was not a ranking",
+	empty: "empty ranking",
+	unknown_id: "ranked an unknown candidate",
+	duplicate_id: "ranked a candidate twice",
+	timeout: "timed out",
+	model_error: "model unavailable",
+	too_few_candidates: "nothing to reorder",
+};
+
+/** The reranker in a few rows, or none when it was off; a fallback says why the fused order was kept. */
+export function rerankFacts(rerank: RerankReport | null): Fact[] {
+	if (rerank === null) return [];
+	let outcome: string;
+	if (rerank.applied) {
+		outcome = rerank.order_changed ? "Reordered" : "Kept the fused order (model agreed)";
+		if (rerank.omitted > 0) outcome += `; ${rerank.omitted} unranked kept fused order`;
+	} else {
+		const reason = rerank.fallback_reason ?? "unknown";
+		outcome = `Fell back to the fused order: ${FALLBACK_TEXT[reason] ?? reason}`;
+	}
+	const facts: Fact[] = [
+		{ label: "Outcome", value: outcome },
+		{ label: "Model", value: rerank.model },
+		{ label: "Candidates", value: String(rerank.candidates) },
+		{ label: "Time", value: formatMs(rerank.ms) },
+	];
+	if (!rerank.applied && rerank.detail) facts.push({ label: "Detail", value: rerank.detail });
+	return facts;
 }
 
 export function termFacts(retrieval: RetrievalEvent): Fact[] {
@@ -82,6 +129,7 @@ export function timingFacts(retrieval: RetrievalEvent | null, done: DoneEvent | 
 	return [
 		{ label: "Embed", value: formatMs(m?.embed_ms ?? t.embed) },
 		{ label: "Retrieval", value: formatMs(m?.retrieval_ms ?? t.retrieval) },
+		...(retrieval?.rerank ? [{ label: "Rerank", value: formatMs(retrieval.rerank.ms) }] : []),
 		{ label: "First token", value: formatMs(m?.first_token_ms) },
 		{ label: "Generation", value: formatMs(m?.generation_ms) },
 		{ label: "Total", value: formatMs(m?.total_ms) },

@@ -80,6 +80,20 @@ export type Source = Infer<typeof source>;
 const promptMessage = obj({ role: str, content: str });
 export type PromptMessage = Infer<typeof promptMessage>;
 
+/** What the sidecar's optional reranker did (docs/api.md); null when reranking is off or nothing was found. */
+const rerankReport = obj({
+	applied: bool,
+	model: str,
+	candidates: num,
+	fallback_reason: nullable(str),
+	detail: nullable(str),
+	ms: nullable(num),
+	order_changed: bool,
+	omitted: withDefault(num, 0),
+	fused_order: withDefault(arr(str), []),
+});
+export type RerankReport = Infer<typeof rerankReport>;
+
 const retrievalEvent = obj({
 	type: literal("retrieval"),
 	question: str,
@@ -91,6 +105,8 @@ const retrievalEvent = obj({
 	sent: arr(str),
 	prompt: arr(promptMessage),
 	timings_ms: timings,
+	/** Absent from sidecars older than the reranker: read as off. */
+	rerank: withDefault(nullable(rerankReport), null),
 });
 const tokenEvent = obj({ type: literal("token"), text: str });
 const metrics = obj({

@@ -1,6 +1,14 @@
-/** Draws the inspector under an answer: ranking with the sent/not-sent line, query terms, prompt, timings. */
+/** Draws the inspector under an answer: ranking with the sent/not-sent line, reranker, query terms, prompt, timings. */
 
-import { countFacts, type Fact, ranking, termFacts, timingFacts } from "../answer/inspect";
+import {
+	countFacts,
+	type Fact,
+	ranking,
+	rerankApplied,
+	rerankFacts,
+	termFacts,
+	timingFacts,
+} from "../answer/inspect";
 import type { DoneEvent, RetrievalEvent } from "../sidecar/wire";
 
 function facts(parent: HTMLElement, items: Fact[], cls: string): void {
@@ -29,21 +37,23 @@ export function renderInspector(el: HTMLElement, retrieval: RetrievalEvent | nul
 	}
 
 	const ranked = ranking(retrieval);
+	const reranked = rerankApplied(retrieval.rerank);
+	const columns = ["", "Note › heading", "Dense", "Keyword", "Fused", ...(reranked ? ["Fused #"] : [])];
 	const rankSection = el.createDiv({ cls: "ask-vault-inspector-section" });
-	rankSection.createDiv({ cls: "ask-vault-inspector-title", text: "Fused ranking" });
+	rankSection.createDiv({ cls: "ask-vault-inspector-title", text: reranked ? "Reranked ranking" : "Fused ranking" });
 	if (ranked.rows.length === 0) {
 		rankSection.createDiv({ cls: "ask-vault-muted", text: "No chunk matched." });
 	} else {
 		const table = rankSection.createEl("table", { cls: "ask-vault-ranking" });
 		const head = table.createEl("thead").createEl("tr");
-		for (const label of ["", "Note › heading", "Dense", "Keyword", "Fused"]) head.createEl("th", { text: label });
+		for (const label of columns) head.createEl("th", { text: label });
 		const body = table.createEl("tbody");
 		ranked.rows.forEach((row, i) => {
 			if (i === ranked.cutAfter && i > 0) {
 				const cut = body.createEl("tr", { cls: "ask-vault-cut" });
 				cut.createEl("td", {
 					text: `Sent to the model above this line (${ranked.cutAfter}); not sent below`,
-					attr: { colspan: 5 },
+					attr: { colspan: columns.length },
 				});
 			}
 			const tr = body.createEl("tr", { cls: row.sent ? "is-sent" : "is-unsent" });
@@ -53,11 +63,19 @@ export function renderInspector(el: HTMLElement, retrieval: RetrievalEvent | nul
 			tr.createEl("td", { text: row.dense, cls: "ask-vault-num" });
 			tr.createEl("td", { text: row.keyword, cls: "ask-vault-num" });
 			tr.createEl("td", { text: row.fused, cls: "ask-vault-num" });
+			if (reranked) tr.createEl("td", { text: row.fusedPlace, cls: "ask-vault-num" });
 		});
 		if (ranked.cutAfter === ranked.rows.length) {
 			const cut = body.createEl("tr", { cls: "ask-vault-cut" });
-			cut.createEl("td", { text: "All of these were sent to the model", attr: { colspan: 5 } });
+			cut.createEl("td", { text: "All of these were sent to the model", attr: { colspan: columns.length } });
 		}
+	}
+
+	const rerank = rerankFacts(retrieval.rerank);
+	if (rerank.length > 0) {
+		const rerankSection = el.createDiv({ cls: "ask-vault-inspector-section ask-vault-rerank" });
+		rerankSection.createDiv({ cls: "ask-vault-inspector-title", text: "Reranker" });
+		facts(rerankSection, rerank, "ask-vault-rerank-facts");
 	}
 
 	const termSection = el.createDiv({ cls: "ask-vault-inspector-section" });
