@@ -71,6 +71,8 @@ class RetrievalParams:
     """Each leg's top N chunks are kept within the fused top (legs × N) (0: plain RRF)."""
     expand_note_hits: bool = False
     """A note-level chunk that ranks is replaced by its note's best other chunk (or first chunk) at its place."""
+    query_dates: bool = True
+    """A date phrase in the query ("last week", "in March") narrows both legs to notes dated in that range."""
 
 
 @dataclass(frozen=True, slots=True)

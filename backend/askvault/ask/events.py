@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from askvault.generate.answer_safety import Neutralised
-from askvault.model import Hit, Message, TermStat
+from askvault.model import DateScopeReport, Hit, Message, TermStat
+from askvault.retrieve.jsonshape import date_scope_to_json
 
 JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject = dict[str, JsonValue]
@@ -59,6 +60,8 @@ class RetrievalEvent:
     """The exact messages the model receives; empty when no model is called."""
     embed_ms: float
     retrieval_ms: float
+    date_scope: DateScopeReport | None = None
+    """The question's date phrase and whether retrieval applied it (null when none was used)."""
 
     @property
     def sent(self) -> tuple[str, ...]:
@@ -76,7 +79,12 @@ class RetrievalEvent:
             "sent": list(self.sent),
             "prompt": [{"role": m.role, "content": m.content} for m in self.prompt],
             "timings_ms": {"embed": self.embed_ms, "retrieval": self.retrieval_ms},
+            "date_scope": self._date_scope_json(),
         }
+
+    def _date_scope_json(self) -> JsonObject | None:
+        shape = date_scope_to_json(self.date_scope)
+        return None if shape is None else dict(shape)
 
 
 @dataclass(frozen=True, slots=True)

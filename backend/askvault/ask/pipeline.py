@@ -161,6 +161,7 @@ class AnswerPipeline:
             prompt=tuple(prompt.messages) if prompt is not None else (),
             embed_ms=embed_ms,
             retrieval_ms=retrieval_ms,
+            date_scope=result.date_scope,
         )
 
     async def _generate(

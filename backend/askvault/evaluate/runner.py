@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
+from datetime import datetime, time
 from pathlib import Path
 
 from askvault.errors import ConfigError, NoteError
@@ -13,6 +15,7 @@ from askvault.evaluate.modes import EvalMode
 from askvault.evaluate.questions import Question
 from askvault.model import Hit
 from askvault.parse.decode import decode_note
+from askvault.retrieve.dates import reference_now
 
 DEFAULT_KS = (3, 6, 10)
 MAX_K = 50
@@ -172,8 +175,14 @@ def _record(rank: int, hit: Hit, question: Question, lines: NoteLines) -> tuple[
 
 
 async def run_mode(question: Question, mode: EvalMode, ks: Sequence[int], lines: NoteLines) -> ModeRun:
-    """Ranks max(ks) chunks for the question and scores them against its expected notes and evidence."""
-    hits = list(await mode.retrieve(question.question, max(ks)))[: max(ks)]
+    """Ranks max(ks) chunks for the question and scores them against its expected notes and evidence.
+
+    A question with a `now` is asked at noon (local time) of that day, so its date phrases resolve the same
+    in every run.
+    """
+    pinned = reference_now(datetime.combine(question.now, time(12))) if question.now else nullcontext()
+    with pinned:
+        hits = list(await mode.retrieve(question.question, max(ks)))[: max(ks)]
     pairs = [_record(rank, hit, question, lines) for rank, hit in enumerate(hits, start=1)]
     records = tuple(record for record, _ in pairs)
     score = score_question(

@@ -1,5 +1,6 @@
 /** Draws the inspector under an answer: ranking with the sent/not-sent line, query terms, prompt, timings. */
 
+import { dateScopeFact } from "../answer/dateScope";
 import { countFacts, type Fact, ranking, termFacts, timingFacts } from "../answer/inspect";
 import type { DoneEvent, RetrievalEvent } from "../sidecar/wire";
 
@@ -26,6 +27,11 @@ export function renderInspector(el: HTMLElement, retrieval: RetrievalEvent | nul
 		query.createDiv({ cls: "ask-vault-muted", text: `From the follow-up: ${retrieval.question}` });
 	} else {
 		query.createDiv({ text: `Query: ${retrieval.query}` });
+	}
+	const dates = dateScopeFact(retrieval.date_scope);
+	if (dates) {
+		const muted = retrieval.date_scope?.applied ? "" : " ask-vault-muted";
+		query.createDiv({ cls: `ask-vault-date-scope${muted}`, text: `${dates.label}: ${dates.value}` });
 	}
 
 	const ranked = ranking(retrieval);
