@@ -81,6 +81,8 @@ class RetrievalParams:
     """Each candidate is shown to the reranker cut to this many characters."""
     rerank_timeout_s: float = 20.0
     """A slower reranker is abandoned and the fused order kept."""
+    query_dates: bool = True
+    """A date phrase in the query ("last week", "in March") narrows both legs to notes dated in that range."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Literal
 
 Scalar = str | int | float | bool | None
@@ -140,6 +141,25 @@ SearchMode = Literal["hybrid", "dense", "keyword"]
 
 
 @dataclass(frozen=True, slots=True)
+class DateScopeReport:
+    """A date phrase the question held and what retrieval did with it (shown in the inspector)."""
+
+    phrase: str
+    start: date | None
+    """First day of the range; None when open."""
+    end: date | None
+    """Day after the last one (exclusive); None when open."""
+    applied: bool
+    """True when both legs searched only notes dated in the range."""
+    basis: str
+    """How notes are dated: `note_date_then_mtime` (a YYYY-MM-DD in the path, else the modification time)."""
+    notes: int
+    """Notes in the range when applied; 0 otherwise."""
+    fallback_reason: str | None = None
+    """Why it was not applied: `explicit_filter` or `nothing_in_range`; None when applied."""
+
+
+@dataclass(frozen=True, slots=True)
 class SearchResult:
     """Everything one search produced, including what the inspector shows."""
 
@@ -154,6 +174,8 @@ class SearchResult:
     timings_ms: dict[str, float]
     dense_available: bool = True
     """False when the dense leg could not run (no embedding model); results are keyword-only."""
+    date_scope: DateScopeReport | None = None
+    """The question's date phrase, when date scoping is on and one was found."""
 
 
 Role = Literal["system", "user", "assistant"]

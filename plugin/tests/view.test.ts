@@ -204,6 +204,37 @@ describe("chat view", () => {
 		expect(body).toEqual({ question: "and its port?", k: 8 });
 	});
 
+	it.each([
+		[
+			{ applied: true, notes: 7, fallback_reason: null },
+			"Dates: “last week” → 16–22 Nov 2026 (daily-note dates, then modified time; 7 notes)",
+			false,
+		],
+		[
+			{ applied: false, notes: 0, fallback_reason: "nothing_in_range" },
+			"Dates: “last week” → 16–22 Nov 2026 — ignored: nothing in that range",
+			true,
+		],
+	])("the inspector shows the question's date scope (%o)", async (parts, text, muted) => {
+		const date_scope = { phrase: "last week", start: "2026-11-16", end: "2026-11-23", basis: "note_date_then_mtime", ...parts };
+		const [first, ...rest] = askLines();
+		routes["/api/ask"] = (call) => ndjson([{ ...(first as Record<string, unknown>), date_scope }, ...rest], 0, call.init.signal);
+		const v = view();
+		v.ask({ question: "what did I cook last week" });
+		await waitFor(() => v.state.turns[0]?.status === "done" && v.state.turns[0], "done");
+		const line = await waitFor(() => v.contentEl.querySelector(".ask-vault-query .ask-vault-date-scope"), "dates line");
+		expect(line.textContent).toBe(text);
+		expect(line.classList.contains("ask-vault-muted")).toBe(muted);
+	});
+
+	it("without a date phrase the inspector has no Dates line", async () => {
+		const v = view();
+		v.ask({ question: "and its port?" });
+		await waitFor(() => v.state.turns[0]?.status === "done" && v.state.turns[0], "done");
+		await waitFor(() => v.contentEl.querySelector(".ask-vault-query"), "inspector");
+		expect(v.contentEl.querySelector(".ask-vault-date-scope")).toBeNull();
+	});
+
 	it("the golden answer: raw tokens never render a remote image; done.answer replaces them, with a notice", async () => {
 		const v = view();
 		const watch = watchAnswer(v.contentEl);

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from datetime import date
+
+import pytest
 
 from askvault.ask.events import (
     AskEvent,
@@ -13,7 +17,7 @@ from askvault.ask.events import (
     SourceRef,
     TokenEvent,
 )
-from askvault.model import Message, TermStat
+from askvault.model import DateScopeReport, Message, TermStat
 from tests.generate.hits import make_hit
 
 # Copied from docs/api.md, `POST /api/ask`.
@@ -29,6 +33,7 @@ RETRIEVAL_KEYS = {
     "prompt",
     "timings_ms",
     "rerank",
+    "date_scope",
 }
 SOURCE_KEYS = {
     "n",
@@ -115,6 +120,32 @@ def test_retrieval_event_shape() -> None:
     }
     assert isinstance(sources[1], dict)
     assert (sources[1]["n"], sources[1]["sent"], sources[1]["keyword_rank"]) == (None, False, None)
+
+
+def test_retrieval_event_without_a_date_phrase_has_a_null_scope() -> None:
+    assert _retrieval().to_json()["date_scope"] is None
+
+
+DATE_SCOPES = [
+    (
+        DateScopeReport("last week", date(2024, 3, 11), date(2024, 3, 18), True, "note_date_then_mtime", 7),
+        {"phrase": "last week", "start": "2024-03-11", "end": "2024-03-18", "applied": True,
+         "basis": "note_date_then_mtime", "notes": 7, "fallback_reason": None},
+    ),
+    (
+        DateScopeReport("since 2025-01", date(2025, 1, 1), None, False, "note_date_then_mtime", 0, "nothing_in_range"),
+        {"phrase": "since 2025-01", "start": "2025-01-01", "end": None, "applied": False,
+         "basis": "note_date_then_mtime", "notes": 0, "fallback_reason": "nothing_in_range"},
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("scope", "shape"), DATE_SCOPES, ids=["applied", "fell-back-open-end"])
+def test_retrieval_event_reports_the_date_scope(scope: DateScopeReport, shape: dict[str, object]) -> None:
+    body = dataclasses.replace(_retrieval(), date_scope=scope).to_json()
+
+    assert body["date_scope"] == shape
+    assert json.loads(json.dumps(body))["date_scope"] == shape
 
 
 def test_token_event_shape() -> None:

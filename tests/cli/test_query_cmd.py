@@ -19,7 +19,7 @@ NOTES: dict[str, str | bytes] = {
     "Homelab/Kodi.md": "# Kodi\n\nThe living-room box runs LibreELEC and scans the NAS.\n",
     "Ideas/Gardening.md": "# Gardening\n\nTomatoes want sun and a port-side balcony.\n",
 }
-SEARCH_KEYS = {"query", "terms", "counts", "results", "timings_ms"}
+SEARCH_KEYS = {"query", "terms", "counts", "results", "timings_ms", "date_scope"}
 RESULT_KEYS = {
     "id", "path", "title", "heading_path", "start_line", "end_line", "text",
     "dense_rank", "keyword_rank", "fused_score",

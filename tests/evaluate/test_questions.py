@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -67,6 +68,10 @@ def _without(field: str) -> str:
         pytest.param(_without("evidence"), "'evidence'", id="missing-evidence"),
         pytest.param(_line(evidence=["ok", 5433]), "'evidence'", id="evidence-not-string"),
         pytest.param(_line(evidence=[""]), "'evidence'", id="empty-evidence-string"),
+        pytest.param(_line(now="last week"), "'now'", id="now-not-a-date"),
+        pytest.param(_line(now="2024-02-30"), "'now'", id="now-impossible-day"),
+        pytest.param(_line(now="2024-03-20T12:00"), "'now'", id="now-with-time"),
+        pytest.param(_line(now=20240320), "'now'", id="now-a-number"),
     ],
 )
 def test_load_rejects_bad_lines_naming_line_and_field(tmp_path: Path, bad: str, message: str) -> None:
@@ -74,6 +79,22 @@ def test_load_rejects_bad_lines_naming_line_and_field(tmp_path: Path, bad: str, 
     with pytest.raises(ConfigError, match="line 3") as raised:
         load_questions(path)
     assert message in raised.value.message
+
+
+NOWS = [
+    pytest.param({"now": "2024-03-20"}, date(2024, 3, 20), id="iso-date"),
+    pytest.param({"now": None}, None, id="null"),
+    pytest.param({}, None, id="absent"),
+]
+
+
+@pytest.mark.parametrize(("extra", "now"), NOWS)
+def test_a_question_may_pin_the_day_it_is_asked(tmp_path: Path, extra: dict[str, object], now: date | None) -> None:
+    path = _write(tmp_path, [_line(type="date", **extra)])
+
+    [question] = load_questions(path)
+
+    assert (question.type, question.now) == ("date", now)
 
 
 def test_load_rejects_duplicate_ids(tmp_path: Path) -> None:

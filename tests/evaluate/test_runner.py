@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +12,10 @@ import pytest
 from askvault.config import load_config
 from askvault.errors import ConfigError, ModelError
 from askvault.evaluate.modes import EvalMode, ModeRegistry, searcher_modes
+from askvault.evaluate.questions import Question
 from askvault.evaluate.runner import EvalResult, NoteLines, parse_ks, parse_mode_names, run_evaluation
 from askvault.model import Hit
+from askvault.retrieve.dates import current_now
 from askvault.wiring import Engine, open_engine
 from tests.conftest import RunningOllama, VaultWriter
 from tests.evaluate.tiny_vault import NOTES, questions
@@ -154,6 +157,24 @@ async def test_progress_is_reported_per_question_and_mode(engine: Engine, tmp_pa
     )
     assert seen[:2] == [("port", "keyword"), ("port", "dense")]
     assert len(seen) == 12
+
+
+async def test_a_question_with_now_is_asked_on_that_day(engine: Engine, tmp_path: Path) -> None:
+    seen: list[datetime] = []
+
+    async def clock(question: str, k: int) -> Sequence[Hit]:
+        seen.append(current_now())
+        return []
+
+    pinned = Question("pinned", "what did I do last week", "date", ("a.md",), ("x",), now=date(2024, 3, 20))
+    free = Question("free", "and today", "date", ("a.md",), ("x",))
+    modes = [EvalMode("clock", clock, needs_dense=False)]
+
+    await run_evaluation([pinned, free], modes, KS, engine.config.vault.root)
+
+    assert seen[0] == datetime(2024, 3, 20, 12, 0)
+    assert seen[1].date() != date(2024, 3, 20)
+    assert current_now().date() != date(2024, 3, 20)
 
 
 def test_unknown_modes_are_rejected_with_the_known_ones() -> None:

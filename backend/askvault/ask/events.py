@@ -8,7 +8,8 @@ from typing import ClassVar, Literal
 
 from askvault.ask.rerank import RerankReport
 from askvault.generate.answer_safety import Neutralised
-from askvault.model import Hit, Message, TermStat
+from askvault.model import DateScopeReport, Hit, Message, TermStat
+from askvault.retrieve.jsonshape import date_scope_to_json
 
 JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
 JsonObject = dict[str, JsonValue]
@@ -76,6 +77,8 @@ class RetrievalEvent:
     retrieval_ms: float
     rerank: RerankReport | None = None
     """What the reranker did; None when reranking is off (or nothing was found, so nothing was reranked)."""
+    date_scope: DateScopeReport | None = None
+    """The question's date phrase and whether retrieval applied it (null when none was used)."""
 
     @property
     def sent(self) -> tuple[str, ...]:
@@ -94,7 +97,12 @@ class RetrievalEvent:
             "prompt": [{"role": m.role, "content": m.content} for m in self.prompt],
             "timings_ms": {"embed": self.embed_ms, "retrieval": self.retrieval_ms},
             "rerank": rerank_json(self.rerank) if self.rerank is not None else None,
+            "date_scope": self._date_scope_json(),
         }
+
+    def _date_scope_json(self) -> JsonObject | None:
+        shape = date_scope_to_json(self.date_scope)
+        return None if shape is None else dict(shape)
 
 
 @dataclass(frozen=True, slots=True)

@@ -194,6 +194,7 @@ class AnswerPipeline:
             embed_ms=embed_ms,
             retrieval_ms=retrieval_ms,
             rerank=rerank,
+            date_scope=result.date_scope,
         )
 
     async def _generate(

@@ -6,6 +6,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path, PurePosixPath
 
 import yaml
@@ -25,6 +26,7 @@ QUESTION_TYPES = frozenset(
         "multi_note",
         "long_natural",
         "alias_wikilink",
+        "date",
         NEGATIVE,
     }
 )
@@ -47,6 +49,9 @@ class Question:
     """Vault-relative POSIX paths of the notes that answer the question."""
     evidence: tuple[str, ...]
     """Verbatim substrings of the answering sections (any one of them in a top-k chunk is a hit)."""
+    now: date | None = None
+    """The day the question is asked on (`"now": "2024-03-20"`), so "last week" means the same in every run;
+    None: today."""
 
     @property
     def answerable(self) -> bool:
@@ -70,6 +75,18 @@ def _list_field(record: Mapping[str, object], name: str, where: str) -> tuple[st
             raise ConfigError(f"{where}: field {name!r} must hold only non-empty strings")
         items.append(item)
     return tuple(items)
+
+
+def _date_field(record: Mapping[str, object], name: str, where: str) -> date | None:
+    value = record.get(name)
+    if value is None:
+        return None
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise ConfigError(f"{where}: field {name!r} must be an ISO date (YYYY-MM-DD)")
 
 
 def _check_vault_path(path: str, where: str) -> None:
@@ -97,6 +114,7 @@ def _parse_line(line: str, where: str) -> Question:
         type=type_,
         expected_paths=expected,
         evidence=_list_field(record, "evidence", where),
+        now=_date_field(record, "now", where),
     )
 
 

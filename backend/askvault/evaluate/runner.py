@@ -5,7 +5,10 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
+from datetime import datetime
+from datetime import time as clock_time
 from pathlib import Path
 
 from askvault.errors import ConfigError, NoteError
@@ -14,6 +17,7 @@ from askvault.evaluate.modes import EvalMode
 from askvault.evaluate.questions import Question
 from askvault.model import Hit
 from askvault.parse.decode import decode_note
+from askvault.retrieve.dates import reference_now
 
 DEFAULT_KS = (3, 6, 10)
 MAX_K = 50
@@ -178,9 +182,15 @@ def _record(rank: int, hit: Hit, question: Question, lines: NoteLines) -> tuple[
 
 
 async def run_mode(question: Question, mode: EvalMode, ks: Sequence[int], lines: NoteLines) -> ModeRun:
-    """Ranks max(ks) chunks for the question and scores them against its expected notes and evidence."""
+    """Ranks max(ks) chunks for the question and scores them against its expected notes and evidence.
+
+    A question with a `now` is asked at noon (local time) of that day, so its date phrases resolve the same
+    in every run.
+    """
+    pinned = reference_now(datetime.combine(question.now, clock_time(12))) if question.now else nullcontext()
     started = time.perf_counter()
-    hits = list(await mode.retrieve(question.question, max(ks)))[: max(ks)]
+    with pinned:
+        hits = list(await mode.retrieve(question.question, max(ks)))[: max(ks)]
     seconds = round(time.perf_counter() - started, 4)
     pairs = [_record(rank, hit, question, lines) for rank, hit in enumerate(hits, start=1)]
     records = tuple(record for record, _ in pairs)

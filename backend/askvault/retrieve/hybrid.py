@@ -10,6 +10,8 @@ from askvault.chunk import note_chunk_id
 from askvault.config import RetrievalParams
 from askvault.errors import BadRequest, ModelError
 from askvault.model import Chunk, Hit, RankedId, SearchFilters, SearchMode, SearchResult, TermStat
+from askvault.retrieve.date_filter import NO_PLAN, DatePlan, plan_date_scope, scoped_dense_search, without_scope
+from askvault.retrieve.dates import current_now
 from askvault.retrieve.dense import DenseIndex
 from askvault.retrieve.fusion import Fused, protect_leaders, rrf
 from askvault.store.catalog import ChunkCatalog
@@ -86,18 +88,30 @@ class HybridSearcher:
             raise BadRequest("k must be at least 1")
         filters = filters or SearchFilters()
         started = time.perf_counter()
+        plan = NO_PLAN
+        if self._params.query_dates:
+            plan = plan_date_scope(query, filters, self._catalog.snapshot(), current_now())
+        result = await self._search(query, k, mode, filters, plan, started)
+        if plan.accept is not None and not result.hits:
+            # Scoped to a range that held nothing for this query: search everything and say so.
+            result = await self._search(query, k, mode, filters, without_scope(plan), started)
+        return result
+
+    async def _search(
+        self, query: str, k: int, mode: SearchMode, filters: SearchFilters, plan: DatePlan, started: float
+    ) -> SearchResult:
         timings: dict[str, float] = {}
         dense_ranked: list[RankedId] = []
         dense_available = self._dense.usable
         if mode in ("hybrid", "dense"):
-            dense_ranked, dense_available = await self._dense_leg(query, filters, mode, timings)
+            dense_ranked, dense_available = await self._dense_leg(query, filters, mode, timings, plan)
 
         keyword_ranked: list[RankedId] = []
         terms: list[TermStat] = []
         keyword_matched = 0
         if mode in ("hybrid", "keyword"):
             t0 = time.perf_counter()
-            result = self._keywords.search(query, self._params.keyword_k, self._allow(filters))
+            result = self._keywords.search(query, self._params.keyword_k, self._allow(filters, plan))
             keyword_ranked, terms, keyword_matched = result.ranked, result.terms, result.matched
             timings["keyword"] = _ms(t0)
 
@@ -114,10 +128,11 @@ class HybridSearcher:
             counts={"dense": len(dense_ranked), "keyword": keyword_matched},
             timings_ms=timings,
             dense_available=dense_available,
+            date_scope=plan.report,
         )
 
     async def _dense_leg(
-        self, query: str, filters: SearchFilters, mode: SearchMode, timings: dict[str, float]
+        self, query: str, filters: SearchFilters, mode: SearchMode, timings: dict[str, float], plan: DatePlan
     ) -> tuple[list[RankedId], bool]:
         store = self._dense.store
         if not self._dense.usable or store is None:
@@ -135,18 +150,23 @@ class HybridSearcher:
             return [], False
         timings["embed"] = _ms(t0)
         t0 = time.perf_counter()
-        ranked = await store.search(vector, self._params.dense_k, filters)
+        if plan.accept is None:
+            ranked = await store.search(vector, self._params.dense_k, filters)
+        else:
+            chunks = self._catalog.snapshot()
+            ranked = await scoped_dense_search(store, vector, self._params.dense_k, filters, chunks, plan.accept)
         timings["dense"] = _ms(t0)
         return ranked, True
 
-    def _allow(self, filters: SearchFilters) -> Callable[[str], bool] | None:
-        if filters.is_empty():
+    def _allow(self, filters: SearchFilters, plan: DatePlan = NO_PLAN) -> Callable[[str], bool] | None:
+        accept = plan.accept
+        if filters.is_empty() and accept is None:
             return None
         chunks = self._catalog.snapshot()
 
         def allow(chunk_id: str) -> bool:
             chunk = chunks.get(chunk_id)
-            return chunk is not None and filters.accepts(chunk)
+            return chunk is not None and filters.accepts(chunk) and (accept is None or accept(chunk))
 
         return allow
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from askvault.model import Chunk, Hit, SearchResult, TermStat
+from askvault.model import Chunk, DateScopeReport, Hit, SearchResult, TermStat
 
 
 def chunk_to_json(chunk: Chunk) -> dict[str, object]:
@@ -32,6 +32,21 @@ def term_to_json(term: TermStat) -> dict[str, object]:
     return {"term": term.term, "df": term.df, "idf": term.idf}
 
 
+def date_scope_to_json(scope: DateScopeReport | None) -> dict[str, str | int | bool | None] | None:
+    """The `date_scope` of a search or retrieval event: ISO days, `end` exclusive; null when no phrase was used."""
+    if scope is None:
+        return None
+    return {
+        "phrase": scope.phrase,
+        "start": scope.start.isoformat() if scope.start is not None else None,
+        "end": scope.end.isoformat() if scope.end is not None else None,
+        "applied": scope.applied,
+        "basis": scope.basis,
+        "notes": scope.notes,
+        "fallback_reason": scope.fallback_reason,
+    }
+
+
 def search_result_to_json(result: SearchResult) -> dict[str, object]:
     """The body of `POST /api/search`."""
     return {
@@ -40,4 +55,5 @@ def search_result_to_json(result: SearchResult) -> dict[str, object]:
         "counts": dict(result.counts),
         "results": [hit_to_json(h) for h in result.hits],
         "timings_ms": dict(result.timings_ms),
+        "date_scope": date_scope_to_json(result.date_scope),
     }

@@ -63,6 +63,20 @@ const hitFields = {
 	fused_score: num,
 };
 const searchResult = obj(hitFields);
+
+/** The question's date phrase and what retrieval did with it; `end` is exclusive, either side null when open. */
+const dateScope = obj({
+	phrase: str,
+	start: nullable(str),
+	end: nullable(str),
+	applied: bool,
+	basis: str,
+	notes: withDefault(num, 0),
+	fallback_reason: nullable(str),
+});
+export type DateScope = Infer<typeof dateScope>;
+/** Null when no phrase was used, and from a sidecar that does not report one. */
+const dateScopeField = withDefault(nullable(dateScope), null);
 export type SearchResult = Infer<typeof searchResult>;
 
 export const searchBody = obj({
@@ -71,6 +85,7 @@ export const searchBody = obj({
 	counts,
 	results: arr(searchResult),
 	timings_ms: timings,
+	date_scope: dateScopeField,
 });
 export type SearchBody = Infer<typeof searchBody>;
 
@@ -107,6 +122,7 @@ const retrievalEvent = obj({
 	timings_ms: timings,
 	/** Absent from sidecars older than the reranker: read as off. */
 	rerank: withDefault(nullable(rerankReport), null),
+	date_scope: dateScopeField,
 });
 const tokenEvent = obj({ type: literal("token"), text: str });
 const metrics = obj({

@@ -1,5 +1,6 @@
 /** Draws the inspector under an answer: ranking with the sent/not-sent line, reranker, query terms, prompt, timings. */
 
+import { dateScopeFact } from "../answer/dateScope";
 import {
 	countFacts,
 	type Fact,
@@ -34,6 +35,11 @@ export function renderInspector(el: HTMLElement, retrieval: RetrievalEvent | nul
 		query.createDiv({ cls: "ask-vault-muted", text: `From the follow-up: ${retrieval.question}` });
 	} else {
 		query.createDiv({ text: `Query: ${retrieval.query}` });
+	}
+	const dates = dateScopeFact(retrieval.date_scope);
+	if (dates) {
+		const muted = retrieval.date_scope?.applied ? "" : " ask-vault-muted";
+		query.createDiv({ cls: `ask-vault-date-scope${muted}`, text: `${dates.label}: ${dates.value}` });
 	}
 
 	const ranked = ranking(retrieval);
