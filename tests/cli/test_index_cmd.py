@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from askvault.cli.index_cmd import format_summary
 from askvault.cli.options import EXIT_LOCKED, EXIT_VAULT_EMPTY
 from askvault.index.lock import IndexLock
+from askvault.index.report import IndexReport, Problem
 from tests.cli.cli_helpers import common, config_of, invoke, run_process
 from tests.conftest import RunningOllama
 from tests.engine_helpers import write_notes
@@ -126,3 +128,12 @@ def test_a_second_writer_exits_3_naming_the_other_pid(tmp_path: Path, closed_por
     )
     assert free.returncode == 0, free.stderr
     assert json.loads(free.stdout)["indexed"] == 1
+
+
+def test_summary_names_notes_read_as_plain_text(tmp_path: Path) -> None:
+    notice = "parsed as plain text (250000 lines): too long to read as Markdown in time"
+    report = IndexReport(notices=[Problem("Logs/huge.md", notice)])
+
+    lines = format_summary(report, tmp_path / "vault").splitlines()
+
+    assert lines[-1] == f"  notice  Logs/huge.md: {notice}"

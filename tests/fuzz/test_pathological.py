@@ -2,7 +2,7 @@
 
 The bound is enforced by pytest-timeout per case (the 1 s budget doubled for a busy machine, unless
 `SLOW_BOUNDS_S` says otherwise, with the reason); `python -m reliability.fuzzrun` measures every case, the
-half-minute ones included, and reports the slowest.
+over-cap ones included, and reports the slowest.
 """
 
 from __future__ import annotations

@@ -66,6 +66,9 @@ async def test_indexing_a_hostile_vault_completes_and_keeps_the_good_notes(
             assert reason in failed[path]
         skipped = {p.path: p.reason for p in report.skipped}
         assert skipped[f"Fuzz/{OVER_CAP}.md"].startswith("too large")
+        notices = {p.path: p.reason for p in report.notices}
+        assert notices["Fuzz/lines-200k.md"].startswith("parsed as plain text (200000 lines)")
+        assert "Fuzz/lines-20k.md" not in notices  # at the bound: read as Markdown
         total = len(FAST) + 1 + len(fixture_cases()) + len(GOOD)
         assert report.indexed == total - len(failed) - 1, (skipped, sorted(engine.manifest.note_stats()))
 

@@ -39,7 +39,7 @@ from askvault.chunk.ids import (
     note_chunk_id,
 )
 from askvault.chunk.notes import boilerplate_candidates, meta_line, note_outline, without
-from askvault.chunk.units import groups, pack, section_units
+from askvault.chunk.units import groups, pack, unit_maker
 from askvault.config import ChunkParams
 from askvault.model import Chunk, Note
 
@@ -80,10 +80,11 @@ def _section_chunks(note: Note, params: ChunkParams, mtime: float, boilerplate: 
         return [replace(base, id=chunk_id(note.path, (), 0), text=text, index_text=text)]
     chunks: list[Chunk] = []
     ordinals: dict[tuple[str, ...], int] = {}
+    units_of = unit_maker(note)
     for group in groups(sections, params.min_chars):
         longest_head = max(len(head_lines(note.title, sections[i].heading_path, meta)) for i in group)
         limit = max(1, min(params.max_chars, params.hard_cap_chars - longest_head - 1))
-        units = [kept for i in group for u in section_units(sections[i], i) if (kept := without(u, boilerplate))]
+        units = [kept for i in group for u in units_of(sections[i], i) if (kept := without(u, boilerplate))]
         if boilerplate and not any(u.kind != "heading" for u in units):
             continue  # nothing but boilerplate (and headings): nothing worth ranking
         for piece in pack(units, limit):

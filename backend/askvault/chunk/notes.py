@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 
 from askvault.chunk.ids import MAX_NOTE_ITEMS, MAX_TITLE_LINE, MIN_BOILERPLATE_CHARS
-from askvault.chunk.units import Unit, section_units
+from askvault.chunk.units import Unit, unit_maker
 from askvault.model import Note
 
 _WORDS = re.compile(r"\w+")
@@ -65,7 +65,8 @@ def note_outline(note: Note) -> str:
     headings = _unique([s.heading_path[-1] for s in sections if s.heading_path])
     if headings:
         lines.append("Headings: " + "; ".join(headings))
-    units = [u for i, s in enumerate(sections) for u in section_units(s, i) if u.kind == "table"]
+    units_of = unit_maker(note)
+    units = [u for i, s in enumerate(sections) for u in units_of(s, i) if u.kind == "table"]
     columns = _unique([cell for u in units for cell in _table_columns(u.text.split("\n")[0])])
     if columns:
         lines.append("Table columns: " + ", ".join(columns))
@@ -78,8 +79,9 @@ def note_outline(note: Note) -> str:
 def boilerplate_candidates(note: Note) -> set[str]:
     """The note's prose lines (no headings, code or tables), normalised: what the indexer counts across notes."""
     found: set[str] = set()
+    units_of = unit_maker(note)
     for index, section in enumerate(note.sections):
-        for unit in section_units(section, index):
+        for unit in units_of(section, index):
             if unit.kind == "text":
                 found.update(n for line in unit.text.split("\n") if len(n := normalise(line)) >= MIN_BOILERPLATE_CHARS)
     return found

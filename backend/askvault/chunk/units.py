@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from markdown_it import MarkdownIt
 
-from askvault.model import Section
+from askvault.model import Note, Section
 
 # Only code needs finding (tables are recognised by their delimiter row, which is much cheaper).
 _MD = MarkdownIt("commonmark", {"maxNesting": 20}).disable(["inline", "normalize", "text_join", "table"])
@@ -17,6 +17,11 @@ _MD = MarkdownIt("commonmark", {"maxNesting": 20}).disable(["inline", "normalize
 _DELIMITER_ROW = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?")
 _DELIMITER_CHARS = frozenset("|:- \t")
 _FENCE = re.compile(r"(`{3,}|~{3,})")
+
+PLAIN_TEXT_NOTICE = "parsed as plain text"
+"""The start of the warning `parse.plain` gives a note too long for markdown-it: such a note is cut by size alone."""
+PLAIN_TEXT_LINES = 20_000
+"""Sections holding more lines than this are cut by size alone too (a note that reached us unparsed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +32,7 @@ class Unit:
     first: int
     last: int
     section: int
-    kind: str  # "heading" | "text" | "code" | "table"
+    kind: str  # "heading" | "text" | "code" | "table" | "plain" (a section of a note cut as plain text)
 
 
 def _cut(text: str, limit: int) -> list[str]:
@@ -52,11 +57,35 @@ def _cut(text: str, limit: int) -> list[str]:
     return parts
 
 
+def _split_plain(unit: Unit, limit: int) -> list[Unit]:
+    """Split plain text between lines into pieces of at most `limit` chars: one `rfind` and one `count` a
+    piece, so a note of two million lines costs what its size does, not what its line count would in Python."""
+    text, pieces, start, line = unit.text, [], 0, unit.first
+    size = len(text)
+    while start < size:
+        stop = size if size - start <= limit else text.rfind("\n", start, start + limit + 1)
+        if stop == -1:  # one line longer than a chunk: cut it where `_cut` would
+            stop = text.find("\n", start)
+            stop = size if stop == -1 else stop
+            parts = _cut(text[start:stop], limit)
+            pieces += [Unit(part, line, line, unit.section, unit.kind) for part in parts if part.strip()]
+        elif (piece := text[start:stop]).strip():
+            lead = len(piece) - len(piece.lstrip("\n"))
+            body = piece.strip("\n")
+            first = line + lead
+            pieces.append(Unit(body, first, first + body.count("\n"), unit.section, unit.kind))
+        line += text.count("\n", start, stop) + 1
+        start = stop + 1
+    return [replace(p, first=min(p.first, unit.last), last=min(p.last, unit.last)) for p in pieces]
+
+
 def _split_lines(unit: Unit, limit: int, first: int | None = None) -> list[Unit]:
     """Split a long unit between lines, repeating a code fence or table header in every piece.
 
     `first`, when given, is the room left in the chunk being filled: the first piece is made to fit it.
     """
+    if unit.kind == "plain":
+        return _split_plain(unit, limit)
     lines = unit.text.split("\n")
     prefix: list[str] = []
     suffix: list[str] = []
@@ -100,6 +129,15 @@ def _split_lines(unit: Unit, limit: int, first: int | None = None) -> list[Unit]
     return pieces
 
 
+def _may_hold_code(text: str) -> bool:
+    """False when markdown-it cannot find code in `text`, so the section needs no block pass of its own.
+
+    A fence needs three backticks or tildes in a row; an indented block needs four columns of indentation
+    after any container markers, which without a tab means four spaces in a row.
+    """
+    return "    " in text or "\t" in text or "```" in text or "~~~" in text
+
+
 def _code_blocks(lines: list[str]) -> dict[int, int]:
     """{first line: line after} of each code block. Huge indents are cut first, as in parse (blocks.py)."""
     if sum(len(line) - len(line.lstrip(" \t")) for line in lines) > 200_000:
@@ -121,6 +159,34 @@ def _is_table_start(lines: list[str], row: int) -> bool:
     return _DELIMITER_ROW.fullmatch(below.strip()) is not None
 
 
+def plain_units(section: Section, index: int) -> list[Unit]:
+    """The section of a note cut as plain text: its heading, then all its text as one unit."""
+    head, newline, rest = section.text.partition("\n")
+    units: list[Unit] = []
+    if section.level == 0:
+        head, rest = "", section.text
+    elif head.strip():
+        units.append(Unit(head.strip(), section.start_line, section.start_line, index, "heading"))
+    text = rest.lstrip("\n")
+    if text.strip():
+        first = section.start_line + (1 if newline and section.level else 0) + len(rest) - len(text)
+        units.append(Unit(text, min(first, section.end_line), section.end_line, index, "plain"))
+    return units
+
+
+def is_plain(note: Note) -> bool:
+    """True when parse read the note as plain text, or its sections hold more than PLAIN_TEXT_LINES lines."""
+    if any(warning.startswith(PLAIN_TEXT_NOTICE) for warning in note.warnings):
+        return True
+    return sum(section.end_line - section.start_line + 1 for section in note.sections) > PLAIN_TEXT_LINES
+
+
+def unit_maker(note: Note) -> Callable[[Section, int], list[Unit]]:
+    """How the note's sections are cut into units: `plain_units` for a note read as plain text, else
+    `section_units` (markdown-it looking for code, where there may be some)."""
+    return plain_units if is_plain(note) else section_units
+
+
 def section_units(section: Section, index: int) -> list[Unit]:
     """The section's blocks in order; its own heading first, as a unit of its own."""
     lines = section.text.split("\n")
@@ -135,7 +201,7 @@ def section_units(section: Section, index: int) -> list[Unit]:
         if lines[0].strip():
             units.append(Unit(lines[0].strip(), line_no(0), line_no(0), index, "heading"))
     rest = lines[skip:]
-    code = _code_blocks(rest)
+    code = _code_blocks(rest) if _may_hold_code(section.text) else {}
     at = 0
     while at < len(rest):
         if at in code:

@@ -75,6 +75,8 @@ def format_summary(report: IndexReport, vault: Path) -> str:
         lines.append(f"  failed  {problem.path}: {problem.reason}")
     for problem in report.skipped:
         lines.append(f"  skipped {problem.path}: {problem.reason}")
+    for notice in report.notices:
+        lines.append(f"  notice  {notice.path}: {notice.reason}")
     return "\n".join(lines)
 
 

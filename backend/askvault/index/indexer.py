@@ -24,6 +24,7 @@ from askvault.index.worker import Worker
 from askvault.parse.decode import decode_note
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
+from askvault.parse.plain import PLAIN_TEXT_NOTICE
 from askvault.retrieve.dense import DenseIndex
 from askvault.store.catalog import ChunkCatalog
 from askvault.store.manifest import Manifest, NoteStat
@@ -300,6 +301,9 @@ class Indexer:
             log.exception("indexing %s failed", note_file.path)
             report.failed.append(Problem(note_file.path, f"internal error ({type(exc).__name__}: {exc})"))
             return
+        for notice in (w for w in note.warnings if w.startswith(PLAIN_TEXT_NOTICE)):
+            report.notices.append(Problem(note_file.path, notice))
+            log.info("%s: %s", note_file.path, notice)
         self._dirty = True
         self._fresh[note_file.path] = [chunk.id for chunk in chunks]
         self._remove(delta.removed + delta.changed)

@@ -19,6 +19,9 @@ class IndexReport:
     removed: int = 0
     skipped: list[Problem] = field(default_factory=list)
     failed: list[Problem] = field(default_factory=list)
+    notices: list[Problem] = field(default_factory=list)
+    """Notes indexed with a caveat the user should see, e.g. "parsed as plain text (N lines): …" for a note too
+    long to read as Markdown in time (its structure was ignored; it is still searchable)."""
     chunks: int = 0
     notes: int = 0
     embedded: int = 0

@@ -106,6 +106,9 @@ def parse_blocks(lines: list[str], first_line: int) -> tuple[Blocks, list[str], 
 
 MAX_COMMENTS = 20_000
 """Comments removed per note; past this (machine-made text) the rest is kept as written, bounding the cost."""
+MAX_COMMENT_STEPS = 50_000
+"""Lines (or runs of lines) looked at one by one; past this (markers on most lines of a huge note, say in code)
+the rest is kept as written. Above the longest body read as Markdown (`plain.PLAIN_TEXT_LINES`)."""
 _OPENERS = ("%%", "<!--")
 _CLOSER = {"%%": "%%", "<!--": "-->"}
 
@@ -158,16 +161,35 @@ def strip_comments(lines: list[str], protected: Container[int], first_line: int)
     out: list[str] = []
     warnings: list[str] = []
     closer: str | None = None
-    offset = 0
     budget = MAX_COMMENTS
-    for number, line in enumerate(lines):
-        base, offset = offset, offset + len(line) + 1
-        if budget <= 0 and closer is None:
+    number, base = 0, 0
+    upcoming = {marker: flat.find(marker) for marker in _OPENERS}
+    steps = 0
+    while number < len(lines):
+        line = lines[number]
+        steps += 1
+        if (budget <= 0 or steps > MAX_COMMENT_STEPS) and closer is None:
             out.extend(lines[number:])
-            warnings.append(f"more than {MAX_COMMENTS} comments; from line {first_line + number} on kept as written")
+            what = f"{MAX_COMMENTS} comments" if budget <= 0 else f"{MAX_COMMENT_STEPS} lines with comment markers"
+            warnings.append(f"more than {what}; from line {first_line + number} on kept as written")
             break
-        if closer is None and (number in protected or ("%%" not in line and "<!--" not in line)):
-            out.append(line)
+        if closer is None and (("%%" not in line and "<!--" not in line) or number in protected):
+            # Kept as written up to the next line with a marker: found in the flat text, not line by line (each
+            # marker's next position is searched again only once passed, so the searches stay linear).
+            for marker, at in upcoming.items():
+                if at != -1 and at < base + len(line):
+                    upcoming[marker] = flat.find(marker, base + len(line))
+            ahead = [at for at in upcoming.values() if at != -1]
+            target = len(lines) if not ahead else number + flat.count("\n", base, min(ahead))
+            out.extend(lines[number:target])
+            number, base = target, (flat.rfind("\n", 0, min(ahead)) + 1 if ahead else len(flat))
+            continue
+        if closer is not None and closer not in line:
+            # Inside a comment: every line up to the one that closes it is blank (a closer is always ahead).
+            close_at = flat.find(closer, base)
+            target = number + flat.count("\n", base, close_at)
+            out.extend([""] * (target - number))
+            number, base = target, flat.rfind("\n", 0, close_at) + 1
             continue
         openers = _Openers(line)
         pieces: list[str] = []
@@ -194,4 +216,5 @@ def strip_comments(lines: list[str], protected: Container[int], first_line: int)
                 pos = end + len(closer)
                 closer = None
         out.append("".join(pieces))
+        number, base = number + 1, base + len(line) + 1
     return out, warnings

@@ -17,6 +17,7 @@ from askvault.parse.decode import normalize_newlines
 from askvault.parse.frontmatter import read_frontmatter
 from askvault.parse.inline import InlineRenderer
 from askvault.parse.links import LinkResolver
+from askvault.parse.plain import plain_body, too_heavy
 
 MAX_HEADING_CHARS = 200
 """Longer headings are cut in `heading_path` (the full heading stays in the section text)."""
@@ -90,14 +91,17 @@ def _parse(path: str, text: str, resolver: LinkResolver, opt_out_key: str) -> No
     for number in front.blank_lines:
         lines[number] = ""
     body = lines[front.body_start :]
-    blocks, cleaned, comment_warnings = parse_blocks(body, front.body_start + 1)
     renderer = InlineRenderer(path, resolver)
     for value in front.link_sources:
         if "[[" in value:
             kept = len(renderer.tags)
             renderer.inline(value)
             del renderer.tags[kept:]  # a `#word` inside a property value is not a tag
-    rendered, headings = _render(cleaned, blocks, renderer)
+    if too_heavy(body):
+        rendered, headings, comment_warnings = plain_body(body, front.body_start + 1, renderer)
+    else:
+        blocks, cleaned, comment_warnings = parse_blocks(body, front.body_start + 1)
+        rendered, headings = _render(cleaned, blocks, renderer)
     return Note(
         path=path,
         title=title,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import unicodedata
 from itertools import chain
+from typing import cast
 
 import regex
 import Stemmer
@@ -28,11 +29,17 @@ _CAMEL = regex.compile(r"\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+")
 _DIGIT = regex.compile(r"\p{N}")
 
 _CACHE_LIMIT = 131_072
+_ASCII_NON_ALNUM = "".join(chr(code) for code in range(128) if not chr(code).isalnum())
 
 
 def _camel_parts(atom: str) -> list[str] | None:
     """`camelCase` → [camel, Case], `HTTPServer` → [HTTP, Server], `myService2` → [my, Service, 2]; None for
     anything else, in particular random IDs such as `nANsCsF9gf975ojT` whose pieces would only be noise."""
+    if atom.isascii():
+        # Only digits may end the atom, and a second word needs a capital after the first letter.
+        word = atom.rstrip("0123456789")
+        if not word.isalpha() or word[1:].islower() or not word[1:]:
+            return None
     segments: list[str] = _CAMEL.findall(atom)
     if len(segments) < 2 or "".join(segments) != atom:
         return None
@@ -85,10 +92,15 @@ class Tokenizer:
         # No term spans whitespace, so whitespace-separated pieces can be looked up whole: in Zipfian text most
         # pieces were seen before, and a dict lookup is far cheaper than running the pattern again.
         pieces = unicodedata.normalize("NFKC", text).replace("’", "'").split()
-        # One `get` per piece; a miss computes the piece's terms (and caches them while there is room).
-        get, compute = self._cache.get, self._terms_of_piece
-        per_piece = [hit if (hit := get(piece)) is not None else compute(piece) for piece in pieces]
-        return list(chain.from_iterable(per_piece))
+        # Each distinct piece missing from the cache is computed once (`_terms_of_piece` caches it while there is
+        # room), then every piece is looked up by `map`: two million short lines cost no Python bytecode each.
+        cache = self._cache
+        fresh = {piece: self._terms_of_piece(piece) for piece in dict.fromkeys(pieces) if piece not in cache}
+        if not fresh:
+            return list(chain.from_iterable(map(cache.__getitem__, pieces)))
+        # Every piece is in the cache or in `fresh` (what a full cache could not keep), so no lookup gives None.
+        found = cast("map[tuple[str, ...]]", map(cache.get, pieces, map(fresh.get, pieces)))
+        return list(chain.from_iterable(found))
 
     def query_terms(self, text: str) -> list[str]:
         """The distinct terms of a query, first-seen order. A query made only of stop words has none: the index
@@ -97,8 +109,15 @@ class Tokenizer:
 
     def _terms_of_piece(self, piece: str) -> tuple[str, ...]:
         terms: list[str] = []
-        for raw in _COMPOUND.findall(piece):
-            self._add_raw(raw, terms)
+        core = piece.strip(_ASCII_NON_ALNUM)
+        if core.isascii() and (core.isalnum() or not core):
+            # `word,` `(x)` `key123:`: punctuation round ASCII letters and digits glues nothing, so the one
+            # compound `_COMPOUND` would find is the core (none when there is no core).
+            if core:
+                self._add_atom(core, terms, part=False)
+        else:
+            for raw in _COMPOUND.findall(piece):
+                self._add_raw(raw, terms)
         result = tuple(terms)
         # Once full the cache stops growing rather than being cleared: in Zipfian text the frequent pieces show up
         # early, so the first ones seen are the ones worth keeping, and a cleared cache would thrash.
@@ -121,7 +140,8 @@ class Tokenizer:
         folded = atom.casefold()
         if part and len(folded) < 2:
             return
-        if _DIGIT.search(folded) is not None:
+        ascii_word = folded.isascii() and folded.isalnum()
+        if (not folded.isalpha()) if ascii_word else _DIGIT.search(folded) is not None:
             terms.append(folded)
         elif folded in self._stop:
             return
