@@ -71,6 +71,15 @@ class RetrievalParams:
     """Each leg's top N chunks are kept within the fused top (legs × N) (0: plain RRF)."""
     expand_note_hits: bool = False
     """A note-level chunk that ranks is replaced by its note's best other chunk (or first chunk) at its place."""
+    identifier_weight: float = 0.0
+    """Hybrid only: weight of a third RRF ranking of the candidates that hold one of the query's identifier-like
+    tokens (`kodi-livingroom`, `INC-0214`, `5433`) literally (0: off; `retrieve/identifiers.py`)."""
+    mention_top: int = 0
+    """Hybrid only: each `[[Note]]` and `#tag` the query names gets its best chunk within the first N places
+    (0: off; `retrieve/mentions.py`)."""
+    keep_stop_words: bool = False
+    """The keyword index keeps stop words (as `=word`, not counted in chunk length), and a query made only of stop
+    words searches for them (`store.tokenize.Tokenizer(keep_stop_words=…)`, which wiring must pass it to)."""
 
 
 @dataclass(frozen=True, slots=True)
