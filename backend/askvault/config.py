@@ -83,6 +83,15 @@ class RetrievalParams:
     """A slower reranker is abandoned and the fused order kept."""
     query_dates: bool = True
     """A date phrase in the query ("last week", "in March") narrows both legs to notes dated in that range."""
+    identifier_weight: float = 0.0
+    """Hybrid only: weight of a third RRF ranking of the candidates that hold one of the query's identifier-like
+    tokens (`kodi-livingroom`, `INC-0214`, `5433`) literally (0: off; `retrieve/identifiers.py`)."""
+    mention_top: int = 0
+    """Hybrid only: each `[[Note]]` and `#tag` the query names gets its best chunk within the first N places
+    (0: off; `retrieve/mentions.py`)."""
+    keep_stop_words: bool = False
+    """The keyword index keeps stop words (as `=word`, not counted in chunk length), and a query made only of stop
+    words searches for them (`store.tokenize.Tokenizer(keep_stop_words=…)`, which wiring must pass it to)."""
 
 
 @dataclass(frozen=True, slots=True)

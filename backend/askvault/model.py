@@ -135,6 +135,10 @@ class Hit:
     """Cosine similarity from the dense leg, when it returned the chunk."""
     keyword_score: float | None = None
     """BM25 score from the keyword leg, when it returned the chunk."""
+    boosts: tuple[str, ...] = ()
+    """Query-side boosts applied to this chunk: `identifier:kodi-livingroom` (it holds that token and gained the
+    identifier ranking's share), `mention:[[Postgres]]` / `tag:#homelab` (moved up for a link or tag in the
+    query); empty when plain fusion placed it."""
 
 
 SearchMode = Literal["hybrid", "dense", "keyword"]

@@ -23,8 +23,13 @@ BASE = Config(vault=VaultConfig(root=Path("/v")), store=StoreConfig(data_dir=Pat
         (("retrieval.dense_weight=1.5",), ChunkParams(), RetrievalParams(dense_weight=1.5)),
         (("retrieval.protect_top=1", "retrieval.rrf_k=30"), ChunkParams(), RetrievalParams(protect_top=1, rrf_k=30)),
         (("retrieval.stem_language= german",), ChunkParams(), RetrievalParams(stem_language="german")),
+        (
+            ("retrieval.identifier_weight=1", "retrieval.mention_top=3", "retrieval.keep_stop_words=true"),
+            ChunkParams(),
+            RetrievalParams(identifier_weight=1.0, mention_top=3, keep_stop_words=True),
+        ),
     ],
-    ids=["none", "bool-true", "bool-off", "int", "float", "two", "str"],
+    ids=["none", "bool-true", "bool-off", "int", "float", "two", "str", "query-side-switches"],
 )
 def test_apply_overrides(pairs: tuple[str, ...], chunk: ChunkParams, retrieval: RetrievalParams) -> None:
     config = apply_overrides(BASE, pairs)

@@ -28,7 +28,7 @@ class SourceRef:
 
     def to_json(self) -> JsonObject:
         chunk = self.hit.chunk
-        return {
+        shape: JsonObject = {
             "n": self.n,
             "id": chunk.id,
             "path": chunk.path,
@@ -42,6 +42,10 @@ class SourceRef:
             "fused_score": self.hit.fused_score,
             "sent": self.sent,
         }
+        if self.hit.boosts:
+            # As in /api/search: present only when a query-side boost moved this source.
+            shape["boosts"] = list(self.hit.boosts)
+        return shape
 
 
 def rerank_json(report: RerankReport) -> JsonObject:

@@ -19,13 +19,17 @@ def chunk_to_json(chunk: Chunk) -> dict[str, object]:
 
 
 def hit_to_json(hit: Hit) -> dict[str, object]:
-    """One search result: the chunk plus both 1-based ranks (null when a method missed it) and the fused score."""
-    return {
+    """One search result: the chunk plus both 1-based ranks (null when a method missed it) and the fused score;
+    `boosts` only when a query-side boost moved the chunk (absent otherwise, so plain results keep their shape)."""
+    shaped: dict[str, object] = {
         **chunk_to_json(hit.chunk),
         "dense_rank": hit.dense_rank,
         "keyword_rank": hit.keyword_rank,
         "fused_score": hit.fused_score,
     }
+    if hit.boosts:
+        shaped["boosts"] = list(hit.boosts)
+    return shaped
 
 
 def term_to_json(term: TermStat) -> dict[str, object]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from askvault.store.tokenize import Tokenizer
+from askvault.store.tokenize import Tokenizer, is_stop_term
 
 
 def lucene_idf(n_docs: int, df: int) -> float:
@@ -27,7 +27,8 @@ class ChunkTerms:
     terms: npt.NDArray[np.int32]
     counts: npt.NDArray[np.int32]
     length: int
-    """Tokens in the chunk, repeats included (rank-bm25's document length)."""
+    """Tokens in the chunk, repeats included (rank-bm25's document length); stop words kept by a tokenizer with
+    `keep_stop_words` are not counted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +74,11 @@ class TermCounts:
                 words.append(word)
             terms[position] = number
         counts = np.fromiter(counted.values(), dtype=np.int32, count=len(counted))
-        entry = ChunkTerms(text=text, terms=terms, counts=counts, length=counts.sum(dtype=np.int64).item())
+        length = counts.sum(dtype=np.int64).item()
+        if self._tokenizer.keeps_stop_words:
+            # Kept stop words do not lengthen a chunk: a query with content words scores exactly as without them.
+            length -= sum(count for word, count in counted.items() if is_stop_term(word))
+        entry = ChunkTerms(text=text, terms=terms, counts=counts, length=length)
         self._by_id[chunk_id] = entry
         return entry
 
@@ -106,7 +111,10 @@ class TermCounts:
             posting_tf = tf[order].astype(np.float64)
             avgdl = int(doc_len.sum()) / n_docs
             lengths = doc_len.astype(np.float64)[posting_docs]
-            weights = posting_tf * (k1 + 1) / (posting_tf + k1 * (1 - b + b * lengths / avgdl))
+            if avgdl > 0:
+                weights = posting_tf * (k1 + 1) / (posting_tf + k1 * (1 - b + b * lengths / avgdl))
+            else:  # every chunk holds nothing but kept stop words: all are of average length
+                weights = posting_tf * (k1 + 1) / (posting_tf + k1)
         # One IDF per distinct df (at most one per chunk), computed as LuceneIdfBM25 does, so the floats match.
         by_df = np.array([lucene_idf(n_docs, d) for d in range(int(df.max(initial=0)) + 1)], dtype=np.float64)
         postings = Postings(vocab=self._numbers, idf=by_df[df], indptr=indptr, docs=posting_docs, weights=weights)

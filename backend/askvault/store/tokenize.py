@@ -27,6 +27,9 @@ _ANY_JOIN = regex.compile(rf"{_JOIN}+")
 _STRONG_JOIN = regex.compile(r"[/\\@:=]+")
 _CAMEL = regex.compile(r"\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+")
 _DIGIT = regex.compile(r"\p{N}")
+_ORDINAL = regex.compile(r"\p{N}+(?:st|nd|rd|th)", regex.IGNORECASE)
+_INNER_CAPITAL = regex.compile(r"\p{Ll}\p{Lu}")
+_POSSESSIVE = regex.compile(r"'s$", regex.IGNORECASE)
 
 _CACHE_LIMIT = 131_072
 _ASCII_NON_ALNUM = "".join(chr(code) for code in range(128) if not chr(code).isalnum())
@@ -51,6 +54,39 @@ def _camel_parts(atom: str) -> list[str] | None:
     return segments
 
 
+STOP_MARK = "="
+"""Marks a stop word kept in the index (`=the`): no other term starts with a joiner, so a kept stop word never
+shares postings with a content word that stems to the same letters (`add-ons` → `on`)."""
+
+
+def is_stop_term(term: str) -> bool:
+    return term.startswith(STOP_MARK)
+
+
+def is_identifier(raw: str) -> bool:
+    """True for a token that names one thing rather than being a word: glued by `. - _ / \\ @ : ~ = +` with a
+    part of two or more characters (`kodi-livingroom`, `container_name`, `10.0.0.41`, `INC-0214`; not `e.g`),
+    letters mixed with digits (`n8n`, `sha256`, `nANsCsF9gf975ojT`; not an ordinal such as `24th`), a number of
+    three or more digits (`5433`, `2024`; not `15` or `80`, which are mostly days, counts and amounts), or a word
+    with a capital after a lower-case letter (`WireGuard`, `iPhone`)."""
+    if _ANY_JOIN.search(raw) is not None:
+        return any(len(part) >= 2 for part in _ANY_JOIN.split(raw))
+    digits = len(_DIGIT.findall(raw))
+    if digits == len(raw):
+        return digits >= 3
+    if digits:
+        return _ORDINAL.fullmatch(raw) is None
+    return _INNER_CAPITAL.search(raw) is not None
+
+
+def identifiers(text: str) -> list[str]:
+    """The identifier-like tokens of a query (see `is_identifier`), casefolded, without a trailing `'s`, distinct,
+    in first-seen order; leading joiners are not part of them (`--hp-accent` → `hp-accent`), as in `tokenize`."""
+    normalized = unicodedata.normalize("NFKC", text).replace("’", "'")
+    found = (_POSSESSIVE.sub("", raw) for raw in _COMPOUND.findall(normalized))
+    return list(dict.fromkeys(raw.casefold() for raw in found if is_identifier(raw)))
+
+
 class Tokenizer:
     """Turns text into BM25 terms; the same instance (same rules) must serve indexing and querying.
 
@@ -63,9 +99,12 @@ class Tokenizer:
       `/ \\ @ : =` that is itself a compound (`nginx.conf`, `example.com`), plus every part treated as above;
       one-character parts are dropped (`10.0.0.5` → `10.0.0.5`, `10`), since they only add noise.
     - `camelCase`/`PascalCase` tokens also yield their words (`camelCase` → `camelcas`, `camel`, `case`).
+    - With `keep_stop_words` (off by default; `RetrievalParams.keep_stop_words`) stop words are indexed too, as
+      `=word` (see `STOP_MARK`); a query still drops them unless nothing else would remain ("Who is The Who?",
+      "to be or not to be"), so such a query can still match the chunks that hold those words.
     """
 
-    def __init__(self, language: str = "english") -> None:
+    def __init__(self, language: str = "english", *, keep_stop_words: bool = False) -> None:
         name = language.strip().lower()
         if name not in Stemmer.algorithms():
             raise ConfigError(
@@ -73,6 +112,7 @@ class Tokenizer:
             )
         self._language = name
         self._stop = stop_words(name)
+        self._keep_stop = keep_stop_words
         # PyStemmer objects must not be shared between threads; indexing runs in a worker thread while searches
         # run on the event loop, so each thread gets its own.
         self._local = threading.local()
@@ -102,10 +142,19 @@ class Tokenizer:
         found = cast("map[tuple[str, ...]]", map(cache.get, pieces, map(fresh.get, pieces)))
         return list(chain.from_iterable(found))
 
+    @property
+    def keeps_stop_words(self) -> bool:
+        return self._keep_stop
+
     def query_terms(self, text: str) -> list[str]:
-        """The distinct terms of a query, first-seen order. A query made only of stop words has none: the index
-        holds no stop words, so there is nothing they could match."""
-        return list(dict.fromkeys(self.tokenize(text)))
+        """The distinct terms of a query, first-seen order. Stop words are left out; a query made only of stop
+        words has no terms unless the index keeps them (`keep_stop_words`): then they are its terms, since one
+        content word is a better handle than any stop word, but no word at all matches nothing."""
+        terms = list(dict.fromkeys(self.tokenize(text)))
+        if not self._keep_stop:
+            return terms
+        content = [term for term in terms if not is_stop_term(term)]
+        return content or terms
 
     def _terms_of_piece(self, piece: str) -> tuple[str, ...]:
         terms: list[str] = []
@@ -144,6 +193,8 @@ class Tokenizer:
         if (not folded.isalpha()) if ascii_word else _DIGIT.search(folded) is not None:
             terms.append(folded)
         elif folded in self._stop:
+            if self._keep_stop:
+                terms.append(STOP_MARK + folded)
             return
         else:
             terms.append(self._stem(folded))

@@ -85,7 +85,9 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
             vectors = EdgeFactory(data_dir / "vectors")
         stack.push_async_callback(vectors.close)
         catalog = ChunkCatalog()
-        keywords = Bm25Index(Tokenizer(config.retrieval.stem_language))
+        keywords = Bm25Index(
+            Tokenizer(config.retrieval.stem_language, keep_stop_words=config.retrieval.keep_stop_words)
+        )
         dense = DenseIndex(embedder=embedder)
         indexer = Indexer(config.vault, config.chunk, manifest, catalog, keywords, dense, vectors)
         guard = VisibilityGuard(config.vault)

@@ -1,0 +1,60 @@
+"""Exact identifiers: which candidate chunks hold a query's identifier-like tokens literally, as a ranking."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+
+import regex
+
+from askvault.model import Chunk
+
+# A weak joiner (`.`, `-`, `_`, `~`, `+`) followed by a letter or digit continues a token (`10.0.0.410`,
+# `kodi-livingroom-2`), so the identifier would only be part of another value there. A strong one (`/ \ @ : =`)
+# separates the named pieces of a URL, path or assignment: `http://kodi-livingroom:8080` does hold
+# `kodi-livingroom`.
+_ALNUM = r"[\p{L}\p{N}]"
+_WEAK = r"[._\-~+]"
+
+
+@lru_cache(maxsize=1024)
+def literal_pattern(identifier: str) -> regex.Pattern[str]:
+    """Matches `identifier` (already casefolded) as a whole token of casefolded, NFKC-normalised text."""
+    return regex.compile(rf"(?<!{_ALNUM}|{_ALNUM}{_WEAK}){regex.escape(identifier)}(?!{_ALNUM}|{_WEAK}{_ALNUM})")
+
+
+def fold(text: str) -> str:
+    """Text as identifiers are matched against it: NFKC, casefolded, typographic apostrophes as `'`."""
+    return unicodedata.normalize("NFKC", text).replace("’", "'").casefold()
+
+
+def held(text: str, identifiers: Sequence[str]) -> tuple[str, ...]:
+    """The identifiers (casefolded, as `store.tokenize.identifiers` gives them) that occur in `text` as whole
+    tokens, exactly and unstemmed, ignoring case."""
+    folded = fold(text)
+    return tuple(i for i in identifiers if i in folded and literal_pattern(i).search(folded) is not None)
+
+
+def exact_ranking(
+    candidates: Sequence[str], chunks: Mapping[str, Chunk], identifiers: Sequence[str]
+) -> tuple[list[str], dict[str, tuple[str, ...]]]:
+    """The candidates (chunk ids, best first) whose index text (title, headings, text) holds at least one
+    identifier: those holding more of them first, otherwise in the candidates' order; and, for each of them,
+    which identifiers it holds.
+
+    Only candidates are looked at (what the legs returned), so the cost does not grow with the vault.
+    """
+    if not identifiers:
+        return [], {}
+    found: dict[str, tuple[str, ...]] = {}
+    for chunk_id in candidates:
+        chunk = chunks.get(chunk_id)
+        if chunk is None or chunk_id in found:
+            continue
+        names = held(chunk.index_text, identifiers)
+        if names:
+            found[chunk_id] = names
+    order = {chunk_id: position for position, chunk_id in enumerate(found)}
+    ranking = sorted(found, key=lambda chunk_id: (-len(found[chunk_id]), order[chunk_id]))
+    return ranking, found

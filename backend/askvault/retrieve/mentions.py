@@ -1,0 +1,131 @@
+"""Explicit mentions in a query: `[[Note]]` links and `#tags`, resolved like Obsidian, and their guaranteed places."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import regex
+
+from askvault.model import Chunk
+from askvault.parse.links import LinkResolver, split_wikilink
+from askvault.retrieve.fusion import Fused
+
+_WIKILINK = regex.compile(r"!?\[\[([^\[\]]*)\]\]")
+# Obsidian's tag characters; a tag needs one character that is not a digit (`#1` is not a tag), and `#` must not
+# follow a word character (`C#`, `page#section`).
+_TAG = regex.compile(r"(?<![\p{L}\p{N}_#&/])#([\p{L}\p{N}_/\-]+)")
+_DIGITS = regex.compile(r"[\p{N}/\-_]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """One note or tag a query names explicitly."""
+
+    kind: Literal["note", "tag"]
+    target: str
+    """The link target as written (`Homelab/Postgres`), or the tag lowercased without `#` (`homelab/network`)."""
+    heading: str | None = None
+    """The heading of `[[Note#Heading]]`, when given."""
+
+    @property
+    def label(self) -> str:
+        """How the inspector names it: `mention:[[Postgres]]`, `tag:#homelab`."""
+        if self.kind == "tag":
+            return f"tag:#{self.target}"
+        return f"mention:[[{self.target}]]"
+
+
+def parse_mentions(query: str) -> list[Mention]:
+    """Every `[[link]]` (also `![[embed]]`, `[[Note#Heading]]`, `[[Note|shown text]]`) and `#tag` in the query,
+    in order, each once. A link's `#Heading` is its heading, not a tag; a link to a block keeps no heading."""
+    mentions: list[Mention] = []
+    for match in _WIKILINK.finditer(query):
+        link = split_wikilink(match.group(1))
+        if link.target:
+            mentions.append(Mention("note", link.target, link.heading))
+    rest = _WIKILINK.sub(" ", query)
+    for match in _TAG.finditer(rest):
+        tag = match.group(1).strip("/").lower()
+        if tag and _DIGITS.fullmatch(tag) is None:
+            mentions.append(Mention("tag", tag))
+    return list(dict.fromkeys(mentions))
+
+
+def _key(text: str) -> str:
+    return unicodedata.normalize("NFC", text).strip().casefold()
+
+
+def resolve_note(target: str, resolver: LinkResolver, titles: Mapping[str, str]) -> str | None:
+    """The note a link target names, as Obsidian resolves a link (`parse.links.LinkResolver`: the vault path, then
+    the file name, ignoring case, the shortest path first), else the note whose `title` is the target (a question
+    may name a note by its frontmatter title). `titles` maps path → title. Aliases are not known to the chunk
+    catalog, so an alias-only link does not resolve."""
+    name = unicodedata.normalize("NFC", target).strip()
+    if not name:
+        return None
+    found = resolver.resolve(name, "")
+    if found is not None and found.lower().endswith(".md"):
+        return found
+    wanted = _key(name.removesuffix(".md"))
+    matches = [path for path, title in titles.items() if _key(title) == wanted]
+    return min(matches, key=lambda p: (p.count("/"), len(p), p)) if matches else None
+
+
+def has_tag(chunk: Chunk, tag: str) -> bool:
+    """True when the chunk's note carries the tag or a tag nested under it (`#homelab` covers `homelab/network`)."""
+    return any(own == tag or own.startswith(tag + "/") for own in chunk.tags)
+
+
+def heading_matches(chunk: Chunk, heading: str | None) -> bool:
+    return heading is None or any(_key(part) == _key(heading) for part in chunk.heading_path)
+
+
+def best_of(ranking: Sequence[Fused], chunks: Mapping[str, Chunk], mention: Mention, path: str | None) -> Fused | None:
+    """The mention's best-fused chunk: the first in the ranking from the note (under the linked heading when one
+    is given and any such chunk ranks, else any of the note's) or carrying the tag; None when none ranks."""
+
+    def belongs(chunk: Chunk | None) -> bool:
+        if chunk is None:
+            return False
+        return chunk.path == path if mention.kind == "note" else has_tag(chunk, mention.target)
+
+    members = [f for f in ranking if belongs(chunks.get(f.chunk_id))]
+    if mention.heading is not None:
+        under = [f for f in members if heading_matches(chunks[f.chunk_id], mention.heading)]
+        if under:
+            return under[0]
+    return members[0] if members else None
+
+
+def promote(ranking: Sequence[Fused], wanted: Sequence[Fused], top: int) -> tuple[list[Fused], set[str]]:
+    """`ranking` with every wanted entry within the first max(top, len(wanted)) places, and the ids that moved.
+
+    A wanted entry already inside keeps its place; each missing one (from lower down, or from outside the ranking)
+    takes the next place after the others inside, so only as many entries as must are pushed down, by one place
+    each, and nothing leaves the ranking.
+    """
+    wanted_ids = list(dict.fromkeys(f.chunk_id for f in wanted))
+    if top < 1 or not wanted_ids:
+        return list(ranking), set()
+    window = max(top, len(wanted_ids))
+    inside = {f.chunk_id for f in ranking[:window]}
+    missing_ids = [chunk_id for chunk_id in wanted_ids if chunk_id not in inside]
+    if not missing_ids:
+        return list(ranking), set()
+    entry = {f.chunk_id: f for f in wanted}
+    rest = [f for f in ranking if f.chunk_id not in missing_ids]
+    head, tail = rest[:window], rest[window:]
+    # The lowest entries of the window that were not asked for make room, in their order, right below it.
+    room = len(missing_ids) - (window - len(head))
+    evicted: list[Fused] = []
+    for position in range(len(head) - 1, -1, -1):
+        if room <= 0:
+            break
+        if head[position].chunk_id not in entry:
+            evicted.insert(0, head.pop(position))
+            room -= 1
+    moved = [entry[chunk_id] for chunk_id in missing_ids]
+    return head + moved + evicted + tail, set(missing_ids)

@@ -1,0 +1,66 @@
+"""Exact identifiers: whole-token literal matching, and the ranking of the candidates that hold them."""
+
+from __future__ import annotations
+
+import pytest
+
+from askvault.model import Chunk
+from askvault.retrieve.identifiers import exact_ranking, held
+
+HELD: list[tuple[str, str, list[str], tuple[str, ...]]] = [
+    ("table-row", "| 10.0.0.41 | kodi-livingroom | DHCP |", ["kodi-livingroom"], ("kodi-livingroom",)),
+    ("case-ignored", "Host KODI-LivingRoom is the NUC", ["kodi-livingroom"], ("kodi-livingroom",)),
+    ("parts-are-not-the-whole", "kodi runs in the livingroom", ["kodi-livingroom"], ()),
+    ("spaced-is-not-hyphenated", "kodi livingroom", ["kodi-livingroom"], ()),
+    ("longer-value-is-another", "kodi-livingroom-2 and 10.0.0.410", ["kodi-livingroom", "10.0.0.41"], ()),
+    ("url-piece-counts", "http://kodi-livingroom:8080/jsonrpc", ["kodi-livingroom"], ("kodi-livingroom",)),
+    ("sentence-end-counts", "It is 10.0.0.41.", ["10.0.0.41"], ("10.0.0.41",)),
+    ("code-span-counts", "set `container_name: pg-main`", ["container_name", "pg-main"], ("container_name", "pg-main")),
+    ("css-dashes-before", "--hp-accent: #e0a458;", ["hp-accent"], ("hp-accent",)),
+    ("inside-a-word-is-not", "sha2560 and xn8n", ["sha256", "n8n"], ()),
+    ("unstemmed", "the ports 5433 and 54330", ["5433"], ("5433",)),
+    ("compatibility-forms", "ＩＮＣ－０２１４ was the outage", ["inc-0214"], ("inc-0214",)),
+]
+
+
+@pytest.mark.parametrize(("text", "names", "expected"), [(t, n, e) for _, t, n, e in HELD], ids=[i for i, *_ in HELD])
+def test_held(text: str, names: list[str], expected: tuple[str, ...]) -> None:
+    assert held(text, names) == expected
+
+
+def chunk(chunk_id: str, text: str) -> Chunk:
+    return Chunk(chunk_id, f"{chunk_id}.md", chunk_id, (), 1, 1, text, text)
+
+
+CHUNKS = {
+    c.id: c
+    for c in [
+        chunk("workflow", "Kodi cleanup in the living room: kodi, kodi, kodi."),
+        chunk("ip-plan", "| 10.0.0.41 | kodi-livingroom | DHCP reservation |"),
+        chunk("overview", "| kodi-livingroom | Media player | 10.0.0.41 |"),
+        chunk("disk", "| kodi-livingroom | /storage | 37 % |"),
+    ]
+}
+
+RANKINGS: list[tuple[str, list[str], list[str], list[str]]] = [
+    ("no-identifiers", ["workflow", "ip-plan"], [], []),
+    ("holders-in-fused-order", ["workflow", "disk", "ip-plan"], ["kodi-livingroom"], ["disk", "ip-plan"]),
+    (
+        "more-identifiers-first",
+        ["disk", "ip-plan", "overview"],
+        ["kodi-livingroom", "10.0.0.41"],
+        ["ip-plan", "overview", "disk"],
+    ),
+    ("unknown-ids-skipped", ["gone", "ip-plan", "ip-plan"], ["kodi-livingroom"], ["ip-plan"]),
+    ("none-hold-it", ["workflow"], ["kodi-livingroom"], []),
+]
+
+
+@pytest.mark.parametrize(
+    ("candidates", "names", "expected"), [(c, n, e) for _, c, n, e in RANKINGS], ids=[i for i, *_ in RANKINGS]
+)
+def test_exact_ranking(candidates: list[str], names: list[str], expected: list[str]) -> None:
+    ranking, found = exact_ranking(candidates, CHUNKS, names)
+    assert ranking == expected
+    assert set(found) == set(expected)
+    assert all(found[chunk_id] for chunk_id in expected)

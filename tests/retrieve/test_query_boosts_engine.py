@@ -1,0 +1,164 @@
+"""Query-side boosts on the real engine: exact identifiers, `[[Note]]` and `#tag` mentions, each behind its switch."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from askvault.model import SearchFilters
+from askvault.retrieve.hybrid import HybridSearcher
+from askvault.retrieve.jsonshape import hit_to_json
+from askvault.store.bm25 import Bm25Index
+from askvault.store.tokenize import Tokenizer
+from askvault.wiring import Engine
+from tests.conftest import RunningOllama
+from tests.engine_helpers import engine_config, indexed_engine, paragraph, paths, write_notes
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+IP_QUESTION = "What is the IP address of kodi-livingroom?"
+KODI_LINE = "Kodi on the living room box: the Kodi IP address of the kodi livingroom player, Kodi address book."
+
+
+def boost_vault() -> dict[str, str | bytes]:
+    notes: dict[str, str | bytes] = {
+        # The exact-04 trap: many chunks share the identifier's parts ("kodi", "livingroom"), one row holds it whole.
+        "Network/IP plan.md": (
+            "# IP plan\n\n| IP | Host | Kind |\n| --- | --- | --- |\n| 10.0.0.2 | nas | static |\n"
+            "| 10.0.0.41 | kodi-livingroom | DHCP reservation |\n| 10.0.0.50 | printer | DHCP |\n"
+            f"{paragraph('subnet')}\n"
+        ),
+        "Homelab/Postgres.md": (
+            "---\ntags: [database]\n---\n# Postgres\n\n## Connection\n\nThe database listens on port 5433. "
+            f"{paragraph('connection')}\n\n## Tuning\n\nShared buffers are 2 GB. {paragraph('buffers')}\n"
+        ),
+        "Homelab/Network/Switch.md": (
+            "---\ntags: [homelab/network]\n---\n# Switch\n\nThe switch has sixteen ports and one uplink. "
+            f"{paragraph('uplink')}\n"
+        ),
+    }
+    notes["Music/The Who.md"] = (
+        f"# The Who\n\nThe Who were the loudest band we ever saw; it was not to be missed. {paragraph('concert', 20)}\n"
+    )
+    for i in range(5):
+        notes[f"Homelab/Kodi {i}.md"] = f"# Kodi part {i}\n\n{KODI_LINE} {paragraph(f'kodi{i}', 20)}\n"
+    for i in range(6):
+        notes[f"Work/Port{i}.md"] = (
+            f"# Port review {i}\n\nWhich port does the service use? Port {i} review: port port port. "
+            f"{paragraph(f'review{i}', 20)}\n"
+        )
+    return notes
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def engine(tmp_path_factory: pytest.TempPathFactory, module_ollama: RunningOllama) -> AsyncIterator[Engine]:
+    root: Path = tmp_path_factory.mktemp("boosts")
+    write_notes(root / "vault", boost_vault())
+    async with indexed_engine(engine_config(root / "vault", root / "data", module_ollama.url)) as opened:
+        yield opened
+
+
+def searcher(engine: Engine, **switches: float | int) -> HybridSearcher:
+    """A searcher over the engine's own index with some retrieval switches changed."""
+    params = dataclasses.replace(engine.config.retrieval, **switches)  # type: ignore[arg-type]
+    return HybridSearcher(engine.catalog, engine.keywords, engine.dense, params, visible=engine.guard.visible)
+
+
+async def test_the_row_holding_the_identifier_comes_first_only_with_the_switch(engine: Engine) -> None:
+    plain = await engine.searcher.search(IP_QUESTION, 3)
+    boosted = await searcher(engine, identifier_weight=1.0).search(IP_QUESTION, 3)
+
+    assert "Network/IP plan.md" not in paths(plain)  # the Kodi notes share the identifier's parts in both legs
+    assert all(not hit.boosts for hit in plain.hits)
+    first = boosted.hits[0]
+    assert first.chunk.path == "Network/IP plan.md"
+    assert first.boosts == ("identifier:kodi-livingroom",)
+    # The third ranking adds 1/(60 + 1): the row is the only candidate that holds the identifier.
+    legs = [r for r in (first.dense_rank, first.keyword_rank) if r is not None]
+    assert first.fused_score == pytest.approx(sum(1 / (60 + r) for r in legs) + 1 / 61)
+    assert hit_to_json(first)["boosts"] == ["identifier:kodi-livingroom"]
+    assert "boosts" not in hit_to_json(boosted.hits[1])
+
+
+@pytest.mark.parametrize("mode", ["keyword", "dense"])
+async def test_single_leg_modes_are_never_boosted(engine: Engine, mode: str) -> None:
+    plain = await engine.searcher.search(IP_QUESTION, 5, mode)  # type: ignore[arg-type]
+    boosted = await searcher(engine, identifier_weight=1.0, mention_top=3).search(IP_QUESTION, 5, mode)  # type: ignore[arg-type]
+
+    assert [h.chunk.id for h in boosted.hits] == [h.chunk.id for h in plain.hits]
+    assert all(not hit.boosts for hit in boosted.hits)
+
+
+async def test_a_question_without_identifiers_or_mentions_is_unchanged(engine: Engine) -> None:
+    question = "which port does the database listen on"
+    plain = await engine.searcher.search(question, 8)
+    boosted = await searcher(engine, identifier_weight=1.0, mention_top=3).search(question, 8)
+
+    assert [(h.chunk.id, h.fused_score) for h in boosted.hits] == [(h.chunk.id, h.fused_score) for h in plain.hits]
+
+
+async def test_a_linked_note_gets_its_best_chunk_into_the_top_places(engine: Engine) -> None:
+    question = "Which port review says what about [[Postgres#Tuning]]?"
+    plain = await engine.searcher.search(question, 3)
+    promoted = await searcher(engine, mention_top=3).search(question, 3)
+
+    assert "Homelab/Postgres.md" not in paths(plain)
+    tuning = [hit for hit in promoted.hits if hit.chunk.path == "Homelab/Postgres.md"]
+    assert [hit.chunk.heading_path for hit in tuning] == [("Postgres", "Tuning")]
+    assert tuning[0].boosts == ("mention:[[Postgres]]",)
+    assert paths(promoted)[:2] == paths(plain)[:2]  # only the last place made room
+
+
+async def test_a_tag_in_the_question_brings_one_chunk_of_its_notes(engine: Engine) -> None:
+    question = "Which port review covers #homelab uplinks?"
+    plain = await engine.searcher.search(question, 3)
+    promoted = await searcher(engine, mention_top=3).search(question, 3)
+
+    assert "Homelab/Network/Switch.md" not in paths(plain)
+    tagged = [hit for hit in promoted.hits if "homelab/network" in hit.chunk.tags]
+    assert [hit.boosts for hit in tagged] == [("tag:#homelab",)]
+
+
+async def test_unknown_mentions_and_filters_are_respected(engine: Engine) -> None:
+    unknown = await searcher(engine, mention_top=3).search("port of [[Plex]] in #nosuchtag", 3)
+    assert all(not hit.boosts for hit in unknown.hits)
+
+    filtered = await searcher(engine, mention_top=3).search(
+        "port review of [[Postgres]]", 3, filters=SearchFilters(folder="Work/")
+    )
+    assert all(hit.chunk.path.startswith("Work/") for hit in filtered.hits)
+
+
+def keeping_stop_words(engine: Engine) -> Bm25Index:
+    """The engine's chunks in a keyword index that keeps stop words (what `retrieval.keep_stop_words` wires)."""
+    index = Bm25Index(Tokenizer(engine.config.retrieval.stem_language, keep_stop_words=True))
+    index.rebuild((chunk.id, chunk.index_text) for chunk in engine.catalog.snapshot().values())
+    return index
+
+
+async def test_a_question_of_stop_words_only_finds_them_when_the_index_keeps_them(engine: Engine) -> None:
+    question = "Who is The Who?"
+    plain = await engine.searcher.search(question, 3, "keyword")
+    params = dataclasses.replace(engine.config.retrieval, keep_stop_words=True)
+    keeping = HybridSearcher(engine.catalog, keeping_stop_words(engine), engine.dense, params)
+    found = await keeping.search(question, 3, "keyword")
+
+    assert plain.terms == []
+    assert plain.hits == []
+    assert [t.term for t in found.terms] == ["=who", "=is", "=the"]
+    assert paths(found)[0] == "Music/The Who.md"
+    hybrid = await keeping.search(question, 3)
+    assert paths(hybrid)[0] == "Music/The Who.md"
+
+
+@pytest.mark.parametrize("question", [IP_QUESTION, "which port does the database listen on", "the loudest band"])
+async def test_kept_stop_words_leave_content_word_scores_unchanged(engine: Engine, question: str) -> None:
+    plain = engine.keywords.search(question, 50)
+    keeping = keeping_stop_words(engine).search(question, 50)
+
+    assert [(r.chunk_id, r.score) for r in keeping.ranked] == [(r.chunk_id, r.score) for r in plain.ranked]
+    assert keeping.terms == plain.terms
