@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Scalar = str | int | float | bool | None
+HitVia = Literal["link", "neighbour"]
+"""What placed a hit besides the legs' ranks (RetrievalParams.link_hops / neighbours)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +136,8 @@ class Hit:
     """Cosine similarity from the dense leg, when it returned the chunk."""
     keyword_score: float | None = None
     """BM25 score from the keyword leg, when it returned the chunk."""
+    via: HitVia | None = None
+    """Set when an optional graph signal placed the hit: a link-graph bonus, or a neighbour of a top hit."""
 
 
 SearchMode = Literal["hybrid", "dense", "keyword"]

@@ -12,7 +12,9 @@ from askvault.errors import BadRequest, ModelError
 from askvault.model import Chunk, Hit, RankedId, SearchFilters, SearchMode, SearchResult, TermStat
 from askvault.retrieve.dense import DenseIndex
 from askvault.retrieve.fusion import Fused, protect_leaders, rrf
+from askvault.retrieve.signals import GraphSignals
 from askvault.store.catalog import ChunkCatalog
+from askvault.store.links import NoteLinks
 from askvault.store.protocol import KeywordIndex
 
 log = logging.getLogger(__name__)
@@ -66,6 +68,7 @@ class HybridSearcher:
         dense: DenseIndex,
         params: RetrievalParams,
         visible: Callable[[Chunk], bool] | None = None,
+        links: NoteLinks | None = None,
     ) -> None:
         self._catalog = catalog
         self._keywords = keywords
@@ -73,6 +76,7 @@ class HybridSearcher:
         self._params = params
         self._visible = visible
         """Re-checks the privacy rules on each hit (the index may predate them); None shows every hit."""
+        self._signals = GraphSignals(params, catalog, links)
 
     async def search(
         self, query: str, k: int, mode: SearchMode = "hybrid", filters: SearchFilters | None = None
@@ -102,7 +106,7 @@ class HybridSearcher:
             timings["keyword"] = _ms(t0)
 
         t0 = time.perf_counter()
-        hits = self._fuse(dense_ranked, keyword_ranked, k)
+        hits = self._fuse(dense_ranked, keyword_ranked, k, filters)
         timings["fusion"] = _ms(t0)
         # The whole search, embedding included (docs/api.md); the answer pipeline subtracts `embed` itself.
         timings["total"] = _ms(started)
@@ -150,7 +154,9 @@ class HybridSearcher:
 
         return allow
 
-    def _fuse(self, dense: list[RankedId], keyword: list[RankedId], k: int) -> list[Hit]:
+    def _fuse(
+        self, dense: list[RankedId], keyword: list[RankedId], k: int, filters: SearchFilters | None = None
+    ) -> list[Hit]:
         chunks = self._catalog.snapshot()
         dense_scores = {r.chunk_id: r.score for r in dense}
         keyword_scores = {r.chunk_id: r.score for r in keyword}
@@ -164,6 +170,7 @@ class HybridSearcher:
         )
         if self._params.expand_note_hits:
             fused_ranking = expand_note_hits(fused_ranking, chunks)
+        fused_ranking = self._signals.apply(fused_ranking, filters)  # link graph, neighbours (off by default)
         for fused in fused_ranking:
             chunk: Chunk | None = chunks.get(fused.chunk_id)
             if chunk is None:
@@ -179,6 +186,7 @@ class HybridSearcher:
                     fused_score=fused.score,
                     dense_score=dense_scores.get(fused.chunk_id),
                     keyword_score=keyword_scores.get(fused.chunk_id),
+                    via=fused.via,
                 )
             )
             if len(hits) >= k:

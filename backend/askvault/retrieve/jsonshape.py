@@ -19,13 +19,20 @@ def chunk_to_json(chunk: Chunk) -> dict[str, object]:
 
 
 def hit_to_json(hit: Hit) -> dict[str, object]:
-    """One search result: the chunk plus both 1-based ranks (null when a method missed it) and the fused score."""
-    return {
+    """One search result: the chunk plus both 1-based ranks (null when a method missed it) and the fused score.
+
+    `via` ("link" / "neighbour") is present only when an optional graph signal placed the hit, so the shape is
+    unchanged with those signals off.
+    """
+    shape: dict[str, object] = {
         **chunk_to_json(hit.chunk),
         "dense_rank": hit.dense_rank,
         "keyword_rank": hit.keyword_rank,
         "fused_score": hit.fused_score,
     }
+    if hit.via is not None:
+        shape["via"] = hit.via
+    return shape
 
 
 def term_to_json(term: TermStat) -> dict[str, object]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from askvault.ask.pipeline import AnswerPipeline
 from askvault.config import Config
@@ -18,6 +18,7 @@ from askvault.retrieve.dense import DenseIndex
 from askvault.retrieve.hybrid import HybridSearcher
 from askvault.store.bm25 import Bm25Index
 from askvault.store.catalog import ChunkCatalog
+from askvault.store.links import NoteLinks
 from askvault.store.manifest import Manifest
 from askvault.store.tokenize import Tokenizer
 from askvault.wiring.vectors import EdgeFactory, ServerFactory
@@ -42,6 +43,8 @@ class Engine:
     pipeline: AnswerPipeline
     guard: VisibilityGuard
     """Re-checks exclusions on every hit and chunk lookup (the index may be older than the rules)."""
+    links: NoteLinks = field(default_factory=NoteLinks)
+    """Each indexed note's link targets as written (the link-graph signal resolves them lazily)."""
 
     @property
     def store_kind(self) -> str:
@@ -80,11 +83,12 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
             vectors = EdgeFactory(data_dir / "vectors")
         stack.push_async_callback(vectors.close)
         catalog = ChunkCatalog()
+        links = NoteLinks()
         keywords = Bm25Index(Tokenizer(config.retrieval.stem_language))
         dense = DenseIndex(embedder=embedder)
-        indexer = Indexer(config.vault, config.chunk, manifest, catalog, keywords, dense, vectors)
+        indexer = Indexer(config.vault, config.chunk, manifest, catalog, keywords, dense, vectors, links)
         guard = VisibilityGuard(config.vault)
-        searcher = HybridSearcher(catalog, keywords, dense, config.retrieval, visible=guard.visible)
+        searcher = HybridSearcher(catalog, keywords, dense, config.retrieval, visible=guard.visible, links=links)
         pipeline = AnswerPipeline(searcher, chat, config.prompt, config.retrieval)
         await indexer.load()
         if sync_vectors:
@@ -102,4 +106,5 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
             searcher=searcher,
             pipeline=pipeline,
             guard=guard,
+            links=links,
         )
