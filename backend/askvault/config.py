@@ -92,6 +92,17 @@ class RetrievalParams:
     keep_stop_words: bool = False
     """The keyword index keeps stop words (as `=word`, not counted in chunk length), and a query made only of stop
     words searches for them (`store.tokenize.Tokenizer(keep_stop_words=…)`, which wiring must pass it to)."""
+    neighbours: int = 0
+    """Chunks this many places either side of each of the top `neighbour_anchors` fused chunks, in the same
+    note, become candidates right after their anchor, within that note's places only (0: off)."""
+    neighbour_anchors: int = 3
+    link_hops: bool = False
+    """Notes one link hop (out or back) from the top `link_seeds` fused notes get a weak RRF bonus."""
+    link_weight: float = 0.1
+    """Weight of the linked notes' list in fusion: a linked note's best chunk gains link_weight / (rrf_k + rank).
+    0.1 of a leg: ≈ 0.0016 at link rank 1, about two places of a fused top 10 (whose scores span ≈ 0.008),
+    so a linked note moves up a little and never jumps the ranking."""
+    link_seeds: int = 3
 
 
 @dataclass(frozen=True, slots=True)

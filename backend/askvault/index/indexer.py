@@ -16,6 +16,7 @@ from askvault.config import ChunkParams, VaultConfig
 from askvault.errors import AskVaultError, NoteError, StoreError, VaultError, VaultLooksEmpty
 from askvault.index.changes import ChangeBatch
 from askvault.index.dense_sync import VectorChores, VectorStoreFactory, sync_dense
+from askvault.index.note_links import link_targets
 from askvault.index.privacy import IndexPrivacy, redactions_in
 from askvault.index.report import IndexReport, Problem, Progress
 from askvault.index.safety import refuse_mass_delete
@@ -27,6 +28,7 @@ from askvault.parse.note import parse_note
 from askvault.parse.plain import PLAIN_TEXT_NOTICE
 from askvault.retrieve.dense import DenseIndex
 from askvault.store.catalog import ChunkCatalog
+from askvault.store.links import NoteLinks
 from askvault.store.manifest import Manifest, NoteStat
 from askvault.store.protocol import KeywordIndex
 
@@ -45,6 +47,7 @@ class Indexer:
         keywords: KeywordIndex,
         dense: DenseIndex,
         vectors: VectorStoreFactory,
+        links: NoteLinks | None = None,
     ) -> None:
         self._vault = vault
         self._chunking = chunking
@@ -53,6 +56,8 @@ class Indexer:
         self._keywords = keywords
         self._dense = dense
         self._vectors = vectors
+        self._links = links
+        """Each note's link targets, refreshed with the catalog (None: not kept, e.g. in tests that skip it)."""
         self._filter = VaultFilter(vault)
         self._lock = asyncio.Lock()
         self._listeners: list[Callable[[Progress], None]] = []
@@ -284,10 +289,16 @@ class Indexer:
                 self._remove(self._manifest.remove_note(note_file.path))
                 report.skipped.append(Problem(note_file.path, f"opted out ({self._vault.opt_out_key}: false)"))
                 return
-            note = self._privacy.prepare(note).note  # excluded headings dropped, secrets redacted
+            parsed, note = note, self._privacy.prepare(note).note  # excluded headings dropped, secrets redacted
             chunks = chunk_note(note, self._chunking, mtime=note_file.mtime_ns / 1e9, boilerplate=self._boilerplate)
             delta = self._manifest.replace_note(
-                note_file.path, fingerprint, note_file.mtime_ns, note_file.size, note.title, chunks
+                note_file.path,
+                fingerprint,
+                note_file.mtime_ns,
+                note_file.size,
+                note.title,
+                chunks,
+                links=link_targets(parsed, note),
             )
         except AskVaultError as exc:
             report.failed.append(Problem(note_file.path, exc.message))
@@ -346,6 +357,8 @@ class Indexer:
         chunks = {chunk.id: chunk for chunk in self._manifest.iter_chunks()}
         self._keywords.rebuild((chunk.id, chunk.index_text) for chunk in chunks.values())
         self._catalog.replace(chunks)
+        if self._links is not None:
+            self._links.replace(self._manifest.note_links())
 
     def _patch_keyword(self) -> None:
         """Catalog and BM25 after watcher batches: only the notes they touched are read back from the manifest.
@@ -364,4 +377,6 @@ class Indexer:
         chunks = {chunk.id: chunk for chunk in ordered}
         self._keywords.rebuild((chunk.id, chunk.index_text) for chunk in chunks.values())
         self._catalog.replace(chunks)
+        if self._links is not None:
+            self._links.patch(touched, self._manifest.note_links(sorted(touched)))
         self._fresh, self._gone = {}, set()

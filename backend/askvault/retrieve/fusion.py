@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from askvault.errors import BadRequest
+from askvault.model import HitVia
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,6 +18,9 @@ class Fused:
     score: float
     ranks: dict[str, int]
     """Method name → 1-based rank in that method's list; a method that missed the chunk is absent."""
+    via: HitVia | None = None
+    """What placed it besides the legs' ranks: "link" (a link-graph bonus) or "neighbour" (retrieve/graph.py,
+    retrieve/neighbours.py); None for plain fusion."""
 
 
 def rrf(rankings: Mapping[str, Sequence[str]], k: int = 60, weights: Mapping[str, float] | None = None) -> list[Fused]:

@@ -17,7 +17,9 @@ from askvault.retrieve.dense import DenseIndex
 from askvault.retrieve.fusion import Fused, protect_leaders, rrf
 from askvault.retrieve.identifiers import exact_ranking
 from askvault.retrieve.mentions import Mention, best_of, has_tag, heading_matches, parse_mentions, promote, resolve_note
+from askvault.retrieve.signals import GraphSignals
 from askvault.store.catalog import ChunkCatalog
+from askvault.store.links import NoteLinks
 from askvault.store.protocol import KeywordIndex
 from askvault.store.tokenize import identifiers
 
@@ -72,6 +74,7 @@ class HybridSearcher:
         dense: DenseIndex,
         params: RetrievalParams,
         visible: Callable[[Chunk], bool] | None = None,
+        links: NoteLinks | None = None,
     ) -> None:
         self._catalog = catalog
         self._keywords = keywords
@@ -80,6 +83,7 @@ class HybridSearcher:
         self._visible = visible
         """Re-checks the privacy rules on each hit (the index may predate them); None shows every hit."""
         self._resolver: tuple[Mapping[str, Chunk], LinkResolver, dict[str, str]] | None = None
+        self._signals = GraphSignals(params, catalog, links)
 
     async def search(
         self, query: str, k: int, mode: SearchMode = "hybrid", filters: SearchFilters | None = None
@@ -199,6 +203,7 @@ class HybridSearcher:
         fused_ranking = protect_leaders(fused_ranking, rankings, self._params.protect_top)
         if self._params.expand_note_hits:
             fused_ranking = expand_note_hits(fused_ranking, chunks)
+        fused_ranking = self._signals.apply(fused_ranking, filters)  # link graph, neighbours (off by default)
         if mode == "hybrid" and self._params.mention_top > 0:
             fused_ranking = self._promote_mentions(query, filters, fused_ranking, chunks, boosts)
         for fused in fused_ranking:
@@ -217,6 +222,7 @@ class HybridSearcher:
                     dense_score=dense_scores.get(fused.chunk_id),
                     keyword_score=keyword_scores.get(fused.chunk_id),
                     boosts=tuple(boosts.get(fused.chunk_id, ())),
+                    via=fused.via,
                 )
             )
             if len(hits) >= k:

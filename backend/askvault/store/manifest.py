@@ -22,6 +22,7 @@ from types import TracebackType
 
 from askvault.errors import StoreError
 from askvault.model import Chunk
+from askvault.store.manifest_links import LINKS_TABLE, STALE_FOR_LINKS, drop_links, read_links, write_links
 from askvault.store.manifest_rows import (
     CHUNK_COLUMNS,
     MANIFEST_FILE,
@@ -83,8 +84,10 @@ class Manifest:
         if version == SCHEMA_VERSION:
             return
         with self._write("create schema") as cur:
-            for statement in SCHEMA:
+            for statement in (*SCHEMA, LINKS_TABLE):
                 cur.execute(statement)
+            if version == 1:
+                cur.execute(STALE_FOR_LINKS)
             cur.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
 
     def _version(self, raw: str | None) -> int:
@@ -163,9 +166,17 @@ class Manifest:
         return {path: NoteStat(fingerprint, mtime, size, title) for path, fingerprint, mtime, size, title in rows}
 
     def replace_note(
-        self, path: str, fingerprint: str, mtime: float, size: int, title: str, chunks: Sequence[Chunk]
+        self,
+        path: str,
+        fingerprint: str,
+        mtime: float,
+        size: int,
+        title: str,
+        chunks: Sequence[Chunk],
+        links: Sequence[str] = (),
     ) -> NoteDelta:
-        """Records a note and its chunks in one transaction; on failure the old rows stay as they were.
+        """Records a note, its chunks and its outgoing link targets (as written) in one transaction; on failure
+        the old rows stay as they were.
 
         `mtime` is stored exactly as given: pass `st_mtime_ns` (an int) for exact change detection.
         """
@@ -193,6 +204,7 @@ class Manifest:
             cur.execute("DELETE FROM chunks WHERE path = ?", (path,))
             # Plain INSERT: a duplicate id within the note fails the whole transaction instead of hiding a chunk.
             cur.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            write_links(cur, path, links)
             delta = NoteDelta(added=[], removed=sorted(set(old) - {c.id for c in chunks}), changed=[], restamped=[])
             self._drop_vectors(cur, delta.removed)
         for chunk, digest, stamp in zip(chunks, digests, stamps, strict=True):
@@ -212,6 +224,7 @@ class Manifest:
             self._drop_vectors(cur, ids)
             cur.execute("DELETE FROM chunks WHERE path = ?", (path,))
             cur.execute("DELETE FROM notes WHERE path = ?", (path,))
+            drop_links(cur, "path = ?", (path,))
         return ids
 
     def remove_prefix(self, folder: str) -> list[str]:
@@ -227,6 +240,7 @@ class Manifest:
             self._drop_vectors(cur, ids)
             cur.execute(f"DELETE FROM chunks WHERE {where}", args)
             cur.execute(f"DELETE FROM notes WHERE {where}", args)
+            drop_links(cur, where, args)
         return ids
 
     def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
@@ -259,6 +273,11 @@ class Manifest:
             if len(rows) < _PAGE:
                 return
             last = (rows[-1][1], rows[-1][10])
+
+    def note_links(self, paths: Sequence[str] | None = None) -> dict[str, tuple[str, ...]]:
+        """Outgoing link targets as written, per note: every note's (None) or the given notes'."""
+        with self._errors("read links"):
+            return read_links(self._connection(), paths)
 
     def count_notes(self) -> int:
         return int(self._all("count notes", "SELECT count(*) FROM notes")[0][0])

@@ -9,7 +9,8 @@ from typing import Any
 
 from askvault.model import Chunk
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: adds `note_links` (store/manifest_links.py); a schema-1 manifest is upgraded in place."""
 MANIFEST_FILE = "manifest.sqlite"
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",

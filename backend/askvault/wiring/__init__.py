@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from askvault.ask.pipeline import AnswerPipeline
 from askvault.ask.rerank import ChatReranker
@@ -20,6 +20,7 @@ from askvault.retrieve.dense import DenseIndex
 from askvault.retrieve.hybrid import HybridSearcher
 from askvault.store.bm25 import Bm25Index
 from askvault.store.catalog import ChunkCatalog
+from askvault.store.links import NoteLinks
 from askvault.store.manifest import Manifest
 from askvault.store.tokenize import Tokenizer
 from askvault.wiring.vectors import EdgeFactory, ServerFactory
@@ -47,6 +48,8 @@ class Engine:
     reranker: ChatReranker
     """Built whatever `retrieval.rerank` says (the evaluation's rerank mode uses it); the answer pipeline gets
     it only when reranking is on."""
+    links: NoteLinks = field(default_factory=NoteLinks)
+    """Each indexed note's link targets as written (the link-graph signal resolves them lazily)."""
 
     @property
     def store_kind(self) -> str:
@@ -85,13 +88,14 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
             vectors = EdgeFactory(data_dir / "vectors")
         stack.push_async_callback(vectors.close)
         catalog = ChunkCatalog()
+        links = NoteLinks()
         keywords = Bm25Index(
             Tokenizer(config.retrieval.stem_language, keep_stop_words=config.retrieval.keep_stop_words)
         )
         dense = DenseIndex(embedder=embedder)
-        indexer = Indexer(config.vault, config.chunk, manifest, catalog, keywords, dense, vectors)
+        indexer = Indexer(config.vault, config.chunk, manifest, catalog, keywords, dense, vectors, links)
         guard = VisibilityGuard(config.vault)
-        searcher = HybridSearcher(catalog, keywords, dense, config.retrieval, visible=guard.visible)
+        searcher = HybridSearcher(catalog, keywords, dense, config.retrieval, visible=guard.visible, links=links)
         reranker = ChatReranker.from_params(_rerank_chat(config, chat, stack), config.retrieval)
         pipeline = AnswerPipeline(
             searcher, chat, config.prompt, config.retrieval, reranker=reranker if config.retrieval.rerank else None
@@ -113,6 +117,7 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
             pipeline=pipeline,
             guard=guard,
             reranker=reranker,
+            links=links,
         )
 
 
