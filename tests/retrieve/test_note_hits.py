@@ -7,7 +7,7 @@ import pytest
 from askvault.chunk import note_chunk_id
 from askvault.model import Chunk
 from askvault.retrieve.fusion import Fused
-from askvault.retrieve.hybrid import expand_note_hits
+from askvault.retrieve.query_boosts import expand_note_hits
 
 
 def chunk(chunk_id: str, path: str, start: int) -> Chunk:

@@ -4,60 +4,24 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
-from askvault.chunk import note_chunk_id
 from askvault.config import RetrievalParams
 from askvault.errors import BadRequest, ModelError
 from askvault.model import Chunk, Hit, RankedId, SearchFilters, SearchMode, SearchResult, TermStat
-from askvault.parse.links import LinkResolver
 from askvault.retrieve.date_filter import NO_PLAN, DatePlan, plan_date_scope, scoped_dense_search, without_scope
 from askvault.retrieve.dates import current_now
 from askvault.retrieve.dense import DenseIndex
-from askvault.retrieve.fusion import Fused, protect_leaders, rrf
-from askvault.retrieve.identifiers import exact_ranking
-from askvault.retrieve.mentions import Mention, best_of, has_tag, heading_matches, parse_mentions, promote, resolve_note
+from askvault.retrieve.fusion import protect_leaders, rrf
+from askvault.retrieve.query_boosts import QueryBoosts, expand_note_hits
 from askvault.retrieve.signals import GraphSignals
 from askvault.store.catalog import ChunkCatalog
 from askvault.store.links import NoteLinks
 from askvault.store.protocol import KeywordIndex
-from askvault.store.tokenize import identifiers
 
 log = logging.getLogger(__name__)
 
 MAX_QUERY_CHARS = 2000
-
-
-def expand_note_hits(ranking: list[Fused], chunks: Mapping[str, Chunk]) -> list[Fused]:
-    """A note-level chunk stands for its note: at its place comes the note's best-fused other chunk (or, when no
-    leg found one, the note's first chunk), so a match on a name or alias brings up text, not an outline."""
-    by_note: dict[str, list[Fused]] = {}
-    for fused in ranking:
-        chunk = chunks.get(fused.chunk_id)
-        if chunk is not None:
-            by_note.setdefault(chunk.path, []).append(fused)
-    out: list[Fused] = []
-    used: set[str] = set()
-    for fused in ranking:
-        chunk = chunks.get(fused.chunk_id)
-        if fused.chunk_id in used:
-            continue
-        used.add(fused.chunk_id)
-        if chunk is None or fused.chunk_id != note_chunk_id(chunk.path):
-            out.append(fused)
-            continue
-        other = next((f for f in by_note[chunk.path] if f.chunk_id not in used), None)
-        if other is None:
-            first = min(
-                (c for c in chunks.values() if c.path == chunk.path and c.id not in used),
-                key=lambda c: c.start_line,
-                default=None,
-            )
-            other = Fused(first.id, fused.score, {}) if first is not None else None
-        if other is not None:
-            used.add(other.chunk_id)
-            out.append(Fused(other.chunk_id, max(other.score, fused.score), other.ranks))
-    return out
 
 
 def _ms(start: float) -> float:
@@ -82,7 +46,7 @@ class HybridSearcher:
         self._params = params
         self._visible = visible
         """Re-checks the privacy rules on each hit (the index may predate them); None shows every hit."""
-        self._resolver: tuple[Mapping[str, Chunk], LinkResolver, dict[str, str]] | None = None
+        self._boosts = QueryBoosts(params, keywords)
         self._signals = GraphSignals(params, catalog, links)
 
     async def search(
@@ -199,13 +163,13 @@ class HybridSearcher:
         fused_ranking = rrf(rankings, k=self._params.rrf_k, weights=weights)
         boosts: dict[str, list[str]] = {}
         if mode == "hybrid" and self._params.identifier_weight > 0:
-            fused_ranking = self._exact_identifiers(query, fused_ranking, rankings, weights, chunks, boosts)
+            fused_ranking = self._boosts.exact_identifiers(query, fused_ranking, rankings, weights, chunks, boosts)
         fused_ranking = protect_leaders(fused_ranking, rankings, self._params.protect_top)
         if self._params.expand_note_hits:
             fused_ranking = expand_note_hits(fused_ranking, chunks)
         fused_ranking = self._signals.apply(fused_ranking, filters)  # link graph, neighbours (off by default)
         if mode == "hybrid" and self._params.mention_top > 0:
-            fused_ranking = self._promote_mentions(query, filters, fused_ranking, chunks, boosts)
+            fused_ranking = self._boosts.promote_mentions(query, filters, fused_ranking, chunks, boosts)
         for fused in fused_ranking:
             chunk: Chunk | None = chunks.get(fused.chunk_id)
             if chunk is None:
@@ -228,89 +192,3 @@ class HybridSearcher:
             if len(hits) >= k:
                 break
         return hits
-
-    def _exact_identifiers(
-        self,
-        query: str,
-        fused: list[Fused],
-        rankings: dict[str, list[str]],
-        weights: dict[str, float],
-        chunks: Mapping[str, Chunk],
-        boosts: dict[str, list[str]],
-    ) -> list[Fused]:
-        """Fuses a third ranking in: the candidates that hold one of the query's identifiers literally, in fused
-        order (more identifiers first), so `kodi-livingroom` lifts the rows that name it over chunks that only
-        share its parts."""
-        names = identifiers(query)
-        exact, held_by = exact_ranking([f.chunk_id for f in fused], chunks, names)
-        if not exact:
-            return fused
-        for chunk_id, held in held_by.items():
-            boosts.setdefault(chunk_id, []).extend(f"identifier:{name}" for name in held)
-        return rrf(
-            {**rankings, "exact": exact},
-            k=self._params.rrf_k,
-            weights={**weights, "exact": self._params.identifier_weight},
-        )
-
-    def _promote_mentions(
-        self,
-        query: str,
-        filters: SearchFilters,
-        fused: list[Fused],
-        chunks: Mapping[str, Chunk],
-        boosts: dict[str, list[str]],
-    ) -> list[Fused]:
-        """Each `[[Note]]` / `#tag` the query names gets its best chunk within the first `mention_top` places."""
-        mentions = parse_mentions(query)
-        if not mentions:
-            return fused
-        resolver, titles = self._notes(chunks)
-        wanted: list[Fused] = []
-        labels: dict[str, str] = {}
-        for mention in mentions:
-            path = resolve_note(mention.target, resolver, titles) if mention.kind == "note" else None
-            if mention.kind == "note" and path is None:
-                continue
-            best = best_of(fused, chunks, mention, path) or self._best_outside(query, filters, chunks, mention, path)
-            if best is not None and best.chunk_id not in labels:
-                wanted.append(best)
-                labels[best.chunk_id] = mention.label
-        promoted, moved = promote(fused, wanted, self._params.mention_top)
-        for chunk_id in moved:
-            boosts.setdefault(chunk_id, []).append(labels[chunk_id])
-        return promoted
-
-    def _notes(self, chunks: Mapping[str, Chunk]) -> tuple[LinkResolver, dict[str, str]]:
-        """A link resolver and path → title over the catalog snapshot, built once per snapshot (it is swapped
-        whole on every index change)."""
-        cached = self._resolver
-        if cached is not None and cached[0] is chunks:
-            return cached[1], cached[2]
-        titles = {chunk.path: chunk.title for chunk in chunks.values()}
-        resolver = LinkResolver(titles)
-        self._resolver = (chunks, resolver, titles)
-        return resolver, titles
-
-    def _best_outside(
-        self, query: str, filters: SearchFilters, chunks: Mapping[str, Chunk], mention: Mention, path: str | None
-    ) -> Fused | None:
-        """When no chunk of the mention ranks: its best keyword match for the query (the keyword leg restricted to
-        it), else, for a note, the linked heading's chunk or its first chunk. No leg placed it, so its score is 0."""
-
-        def in_scope(chunk: Chunk | None) -> bool:
-            if chunk is None or not filters.accepts(chunk):
-                return False
-            return chunk.path == path if mention.kind == "note" else has_tag(chunk, mention.target)
-
-        found = self._keywords.search(query, 1, lambda chunk_id: in_scope(chunks.get(chunk_id))).ranked
-        if found:
-            return Fused(found[0].chunk_id, 0.0, {})
-        if mention.kind == "tag":
-            return None
-        first = min(
-            (c for c in chunks.values() if in_scope(c)),
-            key=lambda c: (not heading_matches(c, mention.heading), c.start_line),
-            default=None,
-        )
-        return Fused(first.id, 0.0, {}) if first is not None else None

@@ -1,0 +1,159 @@
+"""The configuration slices each stage receives, and where a vault's data lives; built once by `load.py`."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import platformdirs
+
+DEFAULT_PORT = 27123
+DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434"
+DEFAULT_EMBED_MODEL = "nomic-embed-text"
+DEFAULT_CHAT_MODEL = "llama3.2:3b"
+OPT_OUT_KEY = "askvault"
+"""Frontmatter key: `askvault: false` keeps a note out of the index."""
+
+
+@dataclass(frozen=True, slots=True)
+class VaultConfig:
+    root: Path
+    exclude_globs: tuple[str, ...] = ()
+    """Gitignore-style patterns (vault-relative) kept out of the index, on top of Obsidian's own."""
+    max_note_bytes: int = 4 * 1024 * 1024
+    opt_out_key: str = OPT_OUT_KEY
+    include_globs: tuple[str, ...] = ()
+    """Include-only mode: when set, only notes matching one of these gitignore-style patterns are indexed."""
+    exclude_headings: tuple[str, ...] = ()
+    """Heading texts (case-insensitive) whose sections, subsections included, are dropped before chunking."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkParams:
+    max_chars: int = 1500
+    min_chars: int = 150
+    hard_cap_chars: int = 4000
+    """No chunk's index text exceeds this, whatever the input (keeps the embedder's context safe)."""
+    alias_header: bool = False
+    """Every chunk's index text names the note's aliases under its title (eval/README.md, round two)."""
+    tag_header: bool = False
+    """Every chunk's index text names the note's tags under its title."""
+    header_new_words_only: bool = False
+    """That header keeps only words the title (or an earlier alias or tag) does not already have."""
+    header_first_chunk_only: bool = False
+    """The alias/tag header goes on the note's first chunk only: a handle for the note without lifting
+    every chunk of it (on every chunk, a note's alias words crowd its own other sections out)."""
+    note_chunk: bool = False
+    """One extra chunk per note: title, aliases, tags, heading outline, table columns, outgoing link titles."""
+    boilerplate_min_notes: int = 0
+    """Lines found in at least this many notes are kept out of index text (0: off). Set by the indexer."""
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalParams:
+    dense_k: int = 50
+    keyword_k: int = 50
+    rrf_k: int = 60
+    top_k: int = 8
+    min_dense_score: float = 0.0
+    """Dense hits below this cosine similarity do not count as 'found' for the no-retrieval rule."""
+    stem_language: str = "english"
+    dense_weight: float = 1.0
+    """Weight of the dense leg in reciprocal rank fusion: score = Σ weight / (rrf_k + rank)."""
+    keyword_weight: float = 1.0
+    protect_top: int = 0
+    """Each leg's top N chunks are kept within the fused top (legs × N) (0: plain RRF)."""
+    expand_note_hits: bool = False
+    """A note-level chunk that ranks is replaced by its note's best other chunk (or first chunk) at its place."""
+    rerank: bool = False
+    """A chat model reorders the top `rerank_candidates` fused chunks before the prompt (answers only, not
+    /api/search). Off by default: it costs seconds per question and only pays with a capable model."""
+    rerank_model: str | None = None
+    """The reranking model; None: the chat model."""
+    rerank_candidates: int = 12
+    rerank_excerpt_chars: int = 600
+    """Each candidate is shown to the reranker cut to this many characters."""
+    rerank_timeout_s: float = 20.0
+    """A slower reranker is abandoned and the fused order kept."""
+    query_dates: bool = True
+    """A date phrase in the query ("last week", "in March") narrows both legs to notes dated in that range."""
+    identifier_weight: float = 0.0
+    """Hybrid only: weight of a third RRF ranking of the candidates that hold one of the query's identifier-like
+    tokens (`kodi-livingroom`, `INC-0214`, `5433`) literally (0: off; `retrieve/identifiers.py`)."""
+    mention_top: int = 0
+    """Hybrid only: each `[[Note]]` and `#tag` the query names gets its best chunk within the first N places
+    (0: off; `retrieve/mentions.py`)."""
+    keep_stop_words: bool = False
+    """The keyword index keeps stop words (as `=word`, not counted in chunk length), and a query made only of stop
+    words searches for them (`store.tokenize.Tokenizer(keep_stop_words=…)`, which wiring must pass it to)."""
+    neighbours: int = 0
+    """Chunks this many places either side of each of the top `neighbour_anchors` fused chunks, in the same
+    note, become candidates right after their anchor, within that note's places only (0: off)."""
+    neighbour_anchors: int = 3
+    link_hops: bool = False
+    """Notes one link hop (out or back) from the top `link_seeds` fused notes get a weak RRF bonus."""
+    link_weight: float = 0.1
+    """Weight of the linked notes' list in fusion: a linked note's best chunk gains link_weight / (rrf_k + rank).
+    0.1 of a leg: ≈ 0.0016 at link rank 1, about two places of a fused top 10 (whose scores span ≈ 0.008),
+    so a linked note moves up a little and never jumps the ranking."""
+    link_seeds: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class PromptParams:
+    max_sources: int = 6
+    max_chars: int = 9000
+    max_history_turns: int = 6
+
+
+@dataclass(frozen=True, slots=True)
+class OllamaConfig:
+    url: str = DEFAULT_OLLAMA_URL
+    embed_model: str = DEFAULT_EMBED_MODEL
+    chat_model: str = DEFAULT_CHAT_MODEL
+    connect_timeout_s: float = 5.0
+    read_timeout_s: float = 120.0
+    embed_batch: int = 32
+    embed_concurrency: int = 2
+
+
+@dataclass(frozen=True, slots=True)
+class StoreConfig:
+    data_dir: Path
+    """Per-vault folder for the index, token and lock; never inside the vault."""
+    qdrant_url: str | None = None
+    """None: the embedded engine in `data_dir`; otherwise a Qdrant server."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    allow_remote: bool = False
+    extra_origins: tuple[str, ...] = ()
+    max_body_bytes: int = 256 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    vault: VaultConfig
+    store: StoreConfig
+    ollama: OllamaConfig = field(default_factory=OllamaConfig)
+    chunk: ChunkParams = field(default_factory=ChunkParams)
+    retrieval: RetrievalParams = field(default_factory=RetrievalParams)
+    prompt: PromptParams = field(default_factory=PromptParams)
+    server: ServerConfig = field(default_factory=ServerConfig)
+
+
+def default_data_root() -> Path:
+    return Path(platformdirs.user_data_dir("askvault", appauthor=False))
+
+
+def vault_data_dir(root: Path, vault: Path) -> Path:
+    """One folder per vault: a readable slug plus a hash of the absolute path, so two `Notes` never collide."""
+    absolute = str(vault.resolve())
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", vault.resolve().name).strip("-") or "vault"
+    digest = hashlib.sha256(absolute.encode("utf-8")).hexdigest()[:12]
+    return root / "vaults" / f"{slug}-{digest}"
