@@ -27,6 +27,7 @@ QUESTION_TYPES = frozenset(
         "long_natural",
         "alias_wikilink",
         "date",
+        "mention",
         NEGATIVE,
     }
 )
