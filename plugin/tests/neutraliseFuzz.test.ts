@@ -1,70 +1,7 @@
 /** Random hostile Markdown through the neutraliser: whatever comes in, and at every streamed prefix, nothing live comes out. */
 import { describe, expect, it } from "vitest";
-import { neutraliseAnswer, SAFE_LANGUAGES } from "../src/answer/neutralise";
-import { isExternal } from "../src/answer/urls";
-
-/**
- * What a CommonMark renderer would make live in `md`: tags, external link or image destinations, bare URLs,
- * embeds and runnable code languages, found outside fenced blocks and code spans (read strictly, as CommonMark does).
- */
-function live(md: string): string[] {
-	const problems: string[] = [];
-	let fence: { char: string; length: number } | null = null;
-	for (const line of md.split("\n")) {
-		if (fence) {
-			const close = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line)?.[1];
-			if (close?.startsWith(fence.char) && close.length >= fence.length) fence = null;
-			continue;
-		}
-		const fenceLine = /^(?:[ \t]*(?:>|[-+*][ \t]|\d{1,9}[.)][ \t]))*[ \t]*(`{3,}|~{3,})(.*)$/.exec(line);
-		const info = fenceLine && !(fenceLine[1]?.startsWith("`") && fenceLine[2]?.includes("`")) ? fenceLine[2]?.trim().split(/\s+/)[0] : "";
-		if (info && !SAFE_LANGUAGES.has(info.toLowerCase())) problems.push(`code ${info}`);
-		const open = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
-		if (open?.[1] && !(open[1].startsWith("`") && (open[2] ?? "").includes("`"))) {
-			fence = { char: open[1][0] ?? "`", length: open[1].length };
-			continue;
-		}
-		const prose = withoutCode(line);
-		if (prose.includes("<")) problems.push(`tag in ${JSON.stringify(line)}`);
-		for (const m of prose.matchAll(/\]\(\s*<?([^)\s>]*)/g)) if (isExternal(m[1] ?? "")) problems.push(`destination ${m[1]}`);
-		if (/(?<![A-Za-z0-9])(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/|www\.)/.test(prose)) problems.push(`URL in ${JSON.stringify(line)}`);
-		if (prose.includes("![[")) problems.push(`embed in ${JSON.stringify(line)}`);
-	}
-	return problems;
-}
-
-/** A line with its escapes and code spans blanked, read left to right as CommonMark does (no escapes inside code). */
-function withoutCode(line: string): string {
-	let out = "";
-	for (let i = 0; i < line.length; ) {
-		if (line[i] === "\\" && /[!-/:-@[-`{-~]/.test(line[i + 1] ?? "")) {
-			out += "  ";
-			i += 2;
-			continue;
-		}
-		if (line[i] !== "`") {
-			out += line[i];
-			i += 1;
-			continue;
-		}
-		let end = i;
-		while (line[end] === "`") end += 1;
-		const run = end - i;
-		let close = -1;
-		for (let j = end; j < line.length; ) {
-			let k = j;
-			while (line[k] === "`") k += 1;
-			if (k - j === run) {
-				close = j;
-				break;
-			}
-			j = k > j ? k : j + 1;
-		}
-		out += close === -1 ? " ".repeat(run) : " ";
-		i = close === -1 ? end : close + run;
-	}
-	return out;
-}
+import { neutraliseAnswer } from "../src/answer/neutralise";
+import { live } from "./markdownLive";
 
 /** A small seeded generator (mulberry32), so a failure reproduces. */
 function random(seed: number): () => number {
@@ -81,6 +18,18 @@ const ATOMS = [
 	"![", "[", "]", "(", ")", "https://evil.example/p.png", "//evil.example/p", "`", "``", "```", "\n", "\n\n", " ", "x",
 	"<", ">", "img src=", "\\", "$", "%%", "[[", "]]", "|", "---", "> ", "- ", "    ", "&#58;", '"t"', "'", "~~~",
 	"dataview", "!", ":", "[r]: ", "<https://evil.example>", "www.evil.example", "\t", "= x", "[1]", "javascript:x",
+	// The sidecar's fuzz fragments (tests/generate/markdown_oracle.py): fences of every length and indent, labels
+	// over lines, schemes hidden by references, definitions, bare addresses, containers, and line ends.
+	"````", "`````", "~~~~", " ```", "   ```", "  ~~~", "```dataviewjs\n", "````\n", "\n```\n",
+	"![a\nb](", "![a [b] c](", "[a\nb]", "\\]", "\\[", "\\!", "](", "][", "]: ", "]:\n", "[^1]",
+	"&#x68;ttps://evil.example/x", "&#104;ttps:", "javascript&colon;alert(1)", "https&#58;//evil.example", "&Tab;",
+	"&colon;", "&#x2F;&#x2F;evil.example", "https\\://evil.example", "<ht\ttps://evil.example>", "&amp;", "&nope;",
+	"[x]: https://evil.example/d", "[x]: //evil.example", "[x]:\n  <//evil.example/a b>", "[x]", "[a][x]", "[x][]",
+	"<img src=//evil.example/p>", "<div>", "</div>", "<!-- c -->", "<?php", "<a href='//evil.example'>",
+	"<mailto:a@evil.example>", "WWW.EVIL.EXAMPLE/x", "mailto:a@evil.example", "ftp://evil.example", "obsidian://open?v=x",
+	"data:image/png;base64,AA", "(//evil.example)", "(<https://evil.example>)", "(x.md)", "(a.png)", '(Note.md "t")',
+	"1. ", "10. ", "* ", "-|-", "| a |", "\r", "\r\n", "\u00a0", "\u0000", " \n", "\\\n", "  \n", "${x}", "=",
+	"- ```\n", "> ```\n", "  ```\n", "\n  ~~~dataview\n", "\n\t", "*", "_", "&#x5B;", "&#93;", "#", "==",
 ];
 
 function hostile(next: () => number): string {
@@ -97,6 +46,9 @@ describe("the neutraliser against random hostile Markdown", () => {
 		expect(live("```dataview\nLIST\n```")).not.toEqual([]);
 		expect(live("see https://evil.example")).not.toEqual([]);
 		expect(live("[[a]] `https://x` [b](c.md)")).toEqual([]);
+		expect(live("a\r<b>")).not.toEqual([]);
+		for (const bare of ["WWW.evil.example", "mailto:a@evil.example", "see //evil.example"]) expect(live(bare)).not.toEqual([]);
+		expect(live("https\\://evil.example and \\//evil.example")).toEqual([]); // an escape stops linkify-it
 	});
 
 	it("nothing live in the final text (3000 inputs)", () => {
@@ -104,6 +56,15 @@ describe("the neutraliser against random hostile Markdown", () => {
 		for (let n = 0; n < 3000; n++) {
 			const input = hostile(next);
 			expect({ input, problems: live(neutraliseAnswer(input).text) }).toEqual({ input, problems: [] });
+		}
+	});
+
+	it("neutralising the output again changes nothing (3000 inputs)", () => {
+		const next = random(20261130);
+		for (let n = 0; n < 3000; n++) {
+			const input = hostile(next);
+			const once = neutraliseAnswer(input).text;
+			expect({ input, again: neutraliseAnswer(once).text }).toEqual({ input, again: once });
 		}
 	});
 

@@ -23,16 +23,21 @@ interface Opener {
 	out: number;
 	image: boolean;
 	active: boolean;
+	/** A link was made inside its brackets (so, as a link itself, it would be read as text). */
+	holdsLink: boolean;
 }
 
 const AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]{0,2000})>/y;
 const TAG_NAME = /\/?[A-Za-z][A-Za-z0-9-]{0,30}/y;
 const SOURCE_ATTRIBUTE = /\b(?:src|href|srcset|data|poster|action|background|formaction)\s{0,5}=\s{0,5}["']?([^"'\s>]{1,2000})/i;
-/** Bare URLs a renderer could turn into links: any `scheme://`, and `www.` (GFM links those too). */
-const BARE_URL = /(?<![A-Za-z0-9])(?:[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/|www\.)[^\s<>()[\]`"'\\]{0,2000}/gy;
+/** Bare URLs a renderer may link: any `scheme://`, `www.` (GFM), `//host` and `mailto:` (linkify-it). */
+const BARE_URL = /(?<![A-Za-z0-9])(?:[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/|www\.|(?<![:/])\/\/(?=[^\s/])|mailto:)[^\s<>()[\]`"'\\]{0,2000}/iy;
+/** Text that starts nothing, taken in one piece: letters too, except where a bare URL (above) starts. */
+const PLAIN = /(?:[^\n\\`![\]<(/A-Za-z]|(?<=[A-Za-z0-9])[A-Za-z]|(?![A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/|www\.|mailto:)[A-Za-z])+/iy;
+const NUMBER = /^\s*\d+\s*$/;
 const TRAILING_PUNCTUATION = /[.,:;!?*_~]+$/;
 const DATAVIEW_INLINE = /^\s*\$?=/;
-const WIKI_EMBED = /!\[\[([^\]\n`<>$\\[]{1,500})\]\]/y;
+const WIKI_EMBED = /!\[\[[^\]\n`<>$\\[]{1,500}\]\]/y;
 
 /** Inline code that could not be code for every renderer: a math, comment or wikilink span could open before it and close inside it. */
 function straddled(lineBefore: string, inner: string): boolean {
@@ -57,6 +62,11 @@ function spaced(out: string[], code: string, next: string | undefined): string {
 	return `${lead}${code}${trail}`;
 }
 
+/** A literal `!` just before a link written in place of an embed is escaped, so the two make no embed. */
+function unbang(out: string[]): void {
+	if (out[out.length - 1] === "!") out[out.length - 1] = "\\!";
+}
+
 /** The inert form of `text` (one paragraph, or one table cell); everything made inert is reported to `note`. */
 export function neutraliseInline(text: string, note: Note): string {
 	const out: string[] = [];
@@ -64,6 +74,13 @@ export function neutraliseInline(text: string, note: Note): string {
 	let lineStart = 0;
 	let i = 0;
 	while (i < text.length) {
+		PLAIN.lastIndex = i;
+		const plain = PLAIN.exec(text);
+		if (plain) {
+			out.push(plain[0]);
+			i = PLAIN.lastIndex;
+			continue;
+		}
 		const c = text[i] ?? "";
 		if (c === "\n") {
 			out.push(c);
@@ -92,18 +109,18 @@ export function neutraliseInline(text: string, note: Note): string {
 			}
 		} else if (c === "!" && text[i + 1] === "[") {
 			WIKI_EMBED.lastIndex = i;
-			const embed = WIKI_EMBED.exec(text);
-			if (embed) {
+			if (WIKI_EMBED.test(text)) {
+				// The `[[link]]` left is scanned like any other text, so the scan reads it again the same way.
 				note("embed", null);
-				out.push(`[[${embed[1] ?? ""}]]`);
-				i = WIKI_EMBED.lastIndex;
+				unbang(out);
+				i += 1;
 			} else {
-				openers.push({ out: out.length, image: true, active: true });
+				openers.push({ out: out.length, image: true, active: true, holdsLink: false });
 				out.push("![");
 				i += 2;
 			}
 		} else if (c === "[") {
-			openers.push({ out: out.length, image: false, active: true });
+			openers.push({ out: out.length, image: false, active: true, holdsLink: false });
 			out.push(c);
 			i += 1;
 		} else if (c === "]") {
@@ -125,16 +142,16 @@ export function neutraliseInline(text: string, note: Note): string {
 				out.push("&lt;");
 				i += 1;
 			}
-		} else if (c === "(" && text[i - 1] === "]") {
+		} else if (c === "(" && (text[i - 1] === "]" || (out[out.length - 1] ?? "").endsWith("]"))) {
 			// A `](` the scan did not take as a link: escaped, so no renderer can read one into it.
 			out.push("\\(");
 			i += 1;
 		} else {
 			BARE_URL.lastIndex = i;
-			const bare = /[A-Za-z]/.test(c) ? BARE_URL.exec(text) : null;
+			const bare = /[A-Za-z/]/.test(c) ? BARE_URL.exec(text) : null;
 			if (bare) {
 				const url = bare[0].replace(TRAILING_PUNCTUATION, "");
-				note("link", hostOf(url.startsWith("www.") ? `//${url}` : url));
+				note("link", hostOf(/^www\./i.test(url) ? `//${url}` : url));
 				out.push(spaced(out, asCode(url), text[i + url.length]));
 				i += url.length;
 			} else {
@@ -151,11 +168,7 @@ export function neutraliseInline(text: string, note: Note): string {
 /** Handles the `]` at `at`: a link or image when an inline or reference tail follows, else a literal bracket. Returns where to go on. */
 function closeBracket(text: string, at: number, out: string[], openers: Opener[], note: Note): number {
 	const opener = openers.pop();
-	if (!opener) {
-		out.push("]");
-		return at + 1;
-	}
-	if (!opener.active) {
+	if (!opener?.active) {
 		out.push("]");
 		return at + 1;
 	}
@@ -164,25 +177,33 @@ function closeBracket(text: string, at: number, out: string[], openers: Opener[]
 	if (tail) {
 		out.length = opener.out;
 		const decoded = decodeDestination(tail.destination);
+		let link = !opener.image;
 		if (opener.image) {
-			out.push(imageReplacement(label, tail.destination, decoded, note));
+			const image = imageReplacement(label, tail.destination, decoded, note, out, opener);
+			out.push(image.text);
+			link = image.link;
 		} else if (decoded === null || isExternal(tail.destination)) {
 			note("link", hostOf(tail.destination));
-			const shown = /^\s*\d+\s*$/.test(label) ? `[${label}]` : label;
+			const shown = NUMBER.test(label) ? `[${label}]` : label;
 			const code = asCode(tail.destination.replace(/^<|>$/g, ""));
-			out.push(shown.trim() === "" ? code : `${shown} (${code})`);
+			out.push(shown.trim() === "" ? spaced(out, code, text[tail.end]) : `${shown} (${code})`);
 		} else {
 			out.push(`[${label}](${encodeDestination(decoded)})`);
 		}
 		// Links do not nest: brackets opened before this link can no longer make one.
-		if (!opener.image) for (const earlier of openers) if (!earlier.image) earlier.active = false;
+		if (link) {
+			for (const earlier of openers) {
+				earlier.holdsLink = true;
+				if (!earlier.image) earlier.active = false;
+			}
+		}
 		return tail.end;
 	}
 	const reference = referenceEnd(text, at + 1);
 	if (opener.image && reference !== -1) {
 		out.length = opener.out;
 		note("image", null);
-		out.push("\\[image removed\\]");
+		out.push(removed(null));
 		return reference;
 	}
 	// A shortcut reference image `![label]` stays text; a plain `[label]` (a citation, a task, a callout) stays as written.
@@ -191,16 +212,27 @@ function closeBracket(text: string, at: number, out: string[], openers: Opener[]
 	return at + 1;
 }
 
-function imageReplacement(label: string, destination: string, decoded: string | null, note: Note): string {
+/** What an image becomes: removed when remote, a link when it would embed a note, else kept; and whether it is a link. */
+function imageReplacement(label: string, destination: string, decoded: string | null, note: Note, out: string[], opener: Opener): { text: string; link: boolean } {
 	if (decoded === null || isExternal(destination)) {
 		const host = hostOf(destination);
 		note("image", host);
-		return host ? `\\[image removed: ${host}\\]` : "\\[image removed\\]";
+		return { text: removed(host), link: false };
 	}
 	if (!isImagePath(decoded)) {
-		// `![x](Note.md)` embeds the note (excluded notes too) like `![[Note]]`: a link instead.
+		// `![x](Note.md)` embeds the note (an excluded one too) like `![[Note]]`: a link instead, unless its text
+		// holds a link already (links do not nest: it would be read as text), then plain text.
 		note("embed", null);
-		return `[${label}](${encodeDestination(decoded)})`;
+		unbang(out);
+		const tail = opener.holdsLink ? "\\(" : "(";
+		return { text: `[${label}]${tail}${encodeDestination(decoded)})`, link: !opener.holdsLink };
 	}
-	return `![${label}](${encodeDestination(decoded)})`;
+	return { text: `![${label}](${encodeDestination(decoded)})`, link: false };
+}
+
+/** The `[image removed: host]` marker, escaped so no neighbour can make a link, a reference or a definition of it. */
+function removed(host: string | null): string {
+	// A `www.` host would be linked by GFM renderers where it stands: shown without it.
+	const shown = host !== null && /^www\./i.test(host) ? host.slice(4) : host;
+	return shown ? `\\[image removed: ${shown}\\]` : "\\[image removed\\]";
 }

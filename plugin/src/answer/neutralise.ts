@@ -4,122 +4,95 @@
  * construct that is not finished yet; the sidecar's final `done.answer` goes through it too, which changes
  * nothing in an answer the sidecar already made inert. Mirrors backend/askvault/generate/answer_safety.py.
  *
- * Blocks first: fenced code is kept as written (its language made `text` unless a plain highlighter owns it);
- * everything else is prose, made inert paragraph by paragraph (inline.ts), table rows cell by cell.
+ * Blocks first: fenced code is kept as written (its language made `text` unless a plain highlighter owns it;
+ * fences.ts), everything else is prose, made inert paragraph by paragraph (inline.ts), table rows cell by cell;
+ * line ends normalised first, and passes repeated until the text stops changing.
  */
 
-import { type Neutralised, type NeutralisedKind, neutraliseInline } from "./inline";
+import { blank, classify, fenceOpener, type Note, safeOpener, stripContainer } from "./fences";
+import { type Neutralised, neutraliseInline } from "./inline";
 import { closingRun, inlineTail, runEnd } from "./linkSyntax";
 import { hostOf, isExternal } from "./urls";
 
+export { SAFE_LANGUAGES } from "./fences";
 export type { Neutralised, NeutralisedKind } from "./inline";
-
-/** Code block languages that only a syntax highlighter uses (the same list as the sidecar's). */
-export const SAFE_LANGUAGES: ReadonlySet<string> = new Set(
-	[
-		"bash sh zsh fish shell console shell-session python py javascript js typescript ts json jsonc yaml yml",
-		"toml ini conf cfg properties env sql go golang rust rs java kotlin kt swift c cpp c++ h hpp cs csharp",
-		"css scss less html xml diff patch dockerfile docker makefile make nginx apache text txt plaintext plain",
-		"markdown md powershell ps1 lua ruby rb php perl r dart scala haskell elixir erlang ocaml nix hcl",
-		"terraform graphql proto protobuf csv tsv log regex latex tex vim",
-	]
-		.join(" ")
-		.split(" "),
-);
 
 export interface SafeAnswer {
 	/** The text to render. */
 	text: string;
 	/** What was made inert, in order. */
 	neutralised: Neutralised[];
-	/** How many characters at the end are held back until the construct they start is complete (streaming only). */
+	/**
+	 * How many characters at the end are held back until the construct they start is complete (streaming only),
+	 * counted in the text with its line ends normalised.
+	 */
 	held: number;
 }
 
-/** A fence opener line; `indent` in columns (tabs to the next multiple of 4). */
-interface FenceLine {
-	indent: number;
-	prefix: string;
-	run: string;
-	info: string;
-}
-
-const OPENER = /^([ \t]*)(`{3,}|~{3,})(.*)$/;
-const CLOSER = /^[ \t]*(`{3,}|~{3,})[ \t]*$/;
-/** Block quote markers and list item markers in front of a line's content. */
-const CONTAINER = /^(?:[ \t]*(?:>|[-+*](?=[ \t])|\d{1,9}[.)](?=[ \t])))+[ \t]*/;
-const DEFINITION = /^[ \t]*\[(?!\^)([^\]\n]{1,999})\]:[ \t]*(\S*)/;
+const DEFINITION = /^[ \t]*\[(?!\^)(?:[^\\\]]|\\[\s\S]){1,999}\]:/;
 const DELIMITER_ROW = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+/** Whitespace as the sidecar (Python's `str.split`) reads it between a definition's parts: `\s` without U+FEFF, with U+001C–U+001F. */
+const space = (c: string) => (/\s|\x85/.test(c) && c !== "\ufeff") || (c >= "\u001c" && c <= "\u001f");
+const QUERY_START = /^([ \t]*)(\$?=)/;
+const ESCAPE_OR_RUN = /\\[\s\S]|`+/g;
 /** Held-back text never grows past this: a stray `[` shows (safely, as text) once this much follows it. */
 const HOLD_WINDOW = 600;
+/** A change can bring lines together into a new construct: passes until nothing changes, at most this many. */
+const MAX_PASSES = 4;
+/** How many lines a definition's label may run over (the sidecar's limit). */
+const LABEL_LINES = 8;
 
-function columns(whitespace: string): number {
-	let width = 0;
-	for (const c of whitespace) width = c === "\t" ? width + 4 - (width % 4) : width + 1;
-	return width;
+const trimStart = (line: string) => line.replace(/^[ \t]+/, "");
+
+/** A reference definition starting at line `i` (its label may run over lines): its target and its last line. */
+function definitionTarget(lines: string[], i: number): { target: string; last: number } | null {
+	const rest = stripContainer(lines[i] ?? "");
+	const start = trimStart(rest);
+	if (!start.startsWith("[") || start.startsWith("[^")) return null;
+	let joined = rest;
+	for (let last = i; last < Math.min(i + LABEL_LINES, lines.length); last++) {
+		if (last > i) joined += `\n${stripContainer(lines[last] ?? "")}`;
+		const match = DEFINITION.exec(joined);
+		if (!match) continue;
+		let after = trimStart(joined.slice(match[0].length));
+		let end = last;
+		if (after === "" && end + 1 < lines.length) {
+			end += 1;
+			after = trimStart(stripContainer(lines[end] ?? ""));
+		}
+		const close = after.indexOf(">");
+		if (after.startsWith("<") && close !== -1 && /^[ \t]?$/.test(after.charAt(close + 1))) return { target: after.slice(0, close + 1), last: end };
+		const word = firstWord(after);
+		return word === "" ? null : { target: word, last: end };
+	}
+	return null;
 }
 
-function leadingWhitespace(line: string): string {
-	return /^[ \t]*/.exec(line)?.[0] ?? "";
+function firstWord(text: string): string {
+	let start = 0;
+	while (start < text.length && space(text.charAt(start))) start += 1;
+	let end = start;
+	while (end < text.length && !space(text.charAt(end))) end += 1;
+	return text.slice(start, end);
 }
 
-function fenceOpener(line: string): FenceLine | null {
-	const m = OPENER.exec(line);
-	if (!m) return null;
-	const [, prefix = "", run = "", info = ""] = m;
-	if (run.startsWith("`") && info.includes("`")) return null;
-	return { indent: columns(prefix), prefix, run, info };
+/** Backtick runs of these lengths escaped: a renderer that reads a fence line above as paragraph text could close
+ * a code span it opens at one of them, and the text after that would be prose the scan saw as code. */
+function escapeRuns(line: string, lengths: ReadonlySet<number>): string {
+	return line.replace(ESCAPE_OR_RUN, (token) => (token.startsWith("`") && lengths.has(token.length) ? "\\`".repeat(token.length) : token));
 }
-
-/** The opener written back with only a language a highlighter owns (else `text`); an unsafe one is noted. */
-function safeOpener(prefix: string, run: string, info: string, note: (kind: NeutralisedKind, target: string | null) => void): string {
-	const language = info.trim().split(/\s+/, 1)[0] ?? "";
-	if (language === "") return `${prefix}${run}`;
-	if (SAFE_LANGUAGES.has(language.toLowerCase())) return `${prefix}${run}${language}`;
-	note("code", language.toLowerCase().replace(/[^a-z0-9_+.-]/g, "").slice(0, 40) || null);
-	return `${prefix}${run}text`;
-}
-
-type Line = { text: string; kind: "prose" | "code" };
 
 /**
- * Splits lines into prose and code. A fence opens as CommonMark says (up to 3 columns of indent; a backtick
- * info string has no backtick) and closes as early as any renderer might: a fence line of the same character,
- * or a line indented less than the opener (the end of the list item that held it).
+ * Makes a paragraph inert: definitions to external targets dropped, fences in containers relabelled, the rest
+ * scanned. A fence line here (in a list item or a quote, or after renderers stopped agreeing) is written back with
+ * a safe language only; the lines after it are prose to the scan, harmless if a renderer shows them as code.
  */
-function classify(lines: string[], note: (kind: NeutralisedKind, target: string | null) => void): { lines: Line[]; open: boolean } {
-	const out: Line[] = [];
-	let fence: { char: string; indent: number } | null = null;
-	for (const line of lines) {
-		if (fence) {
-			const closer = CLOSER.exec(line);
-			if (closer && closer[1]?.startsWith(fence.char)) {
-				out.push({ text: line, kind: "code" });
-				fence = null;
-				continue;
-			}
-			if (line.trim() === "" || columns(leadingWhitespace(line)) >= fence.indent) {
-				out.push({ text: line, kind: "code" });
-				continue;
-			}
-			fence = null;
-		}
-		const opener = fenceOpener(line);
-		if (opener && opener.indent <= 3) {
-			out.push({ text: safeOpener(opener.prefix, opener.run, opener.info, note), kind: "code" });
-			fence = { char: opener.run[0] ?? "`", indent: opener.indent };
-		} else {
-			out.push({ text: line, kind: "prose" });
-		}
-	}
-	return { lines: out, open: fence !== null };
-}
-
-/** Makes a paragraph inert: definitions to external targets dropped, fences inside containers relabelled, the rest scanned. */
-function paragraph(lines: string[], note: (kind: NeutralisedKind, target: string | null) => void): string[] {
-	const table = lines.some((l) => l.includes("|") && DELIMITER_ROW.test(l.replace(CONTAINER, "")));
+function paragraph(lines: string[], note: Note): string[] {
+	const table = lines.some((l) => l.includes("|") && DELIMITER_ROW.test(stripContainer(l)));
 	const out: string[] = [];
 	let run: string[] = [];
+	const fenceRuns = new Set<number>();
+	let bareFence = false;
 	const flush = () => {
 		if (run.length === 0) return;
 		if (table) out.push(...run.map((l) => splitCells(l).map((cell) => neutraliseInline(cell, note)).join("|")));
@@ -127,28 +100,31 @@ function paragraph(lines: string[], note: (kind: NeutralisedKind, target: string
 		run = [];
 	};
 	for (let i = 0; i < lines.length; i++) {
-		const line = lines[i] ?? "";
-		const prefix = CONTAINER.exec(line)?.[0] ?? "";
-		const rest = line.slice(prefix.length);
-		const definition = DEFINITION.exec(rest);
-		if (definition) {
-			let target = definition[2] ?? "";
-			const onNextLine = target === "" && i + 1 < lines.length;
-			if (onNextLine) target = (lines[i + 1] ?? "").replace(CONTAINER, "").trim().split(/\s+/, 1)[0] ?? "";
-			if (target !== "" && isExternal(target)) {
-				flush();
-				note("definition", hostOf(target));
-				if (onNextLine) i += 1;
-				continue;
-			}
-		}
-		const fence = prefix !== "" || columns(leadingWhitespace(line)) > 3 ? fenceOpener(rest.trimStart()) : null;
-		if (fence) {
+		let line = lines[i] ?? "";
+		const definition = definitionTarget(lines, i);
+		if (definition && isExternal(definition.target)) {
 			flush();
-			out.push(safeOpener(line.slice(0, line.length - rest.trimStart().length), fence.run, fence.info, note));
+			note("definition", hostOf(definition.target));
+			i = definition.last;
 			continue;
 		}
+		const content = trimStart(stripContainer(line));
+		const fence = fenceOpener(content);
+		if (fence) {
+			flush();
+			const opener = safeOpener(line.slice(0, line.length - content.length), fence.run, fence.info, note);
+			out.push(opener);
+			if (fence.run.startsWith("`")) {
+				fenceRuns.add(fence.run.length);
+				bareFence = opener.endsWith("`");
+			}
+			continue;
+		}
+		if (fenceRuns.size > 0) line = escapeRuns(line, fenceRuns);
+		// Read as paragraph text, a bare fence opens a code span whose text starts here: no query.
+		if (bareFence) line = line.replace(QUERY_START, "$1\\$2");
 		run.push(line);
+		bareFence = false;
 	}
 	flush();
 	return out;
@@ -169,19 +145,37 @@ function splitCells(line: string): string[] {
 	return cells;
 }
 
-function neutraliseText(text: string, note: (kind: NeutralisedKind, target: string | null) => void): string {
+/**
+ * Paragraphs already made inert, with what was noted in them. Streaming neutralises every prefix of the answer, so
+ * all paragraphs but the last come round again unchanged at each token (and again in the confirming pass); a
+ * paragraph's result depends on its lines only.
+ */
+const PARAGRAPHS = new Map<string, { lines: string[]; notes: Neutralised[] }>();
+const PARAGRAPHS_KEPT = 256;
+
+function remembered(lines: string[], note: Note): string[] {
+	const key = lines.join("\n");
+	let done = PARAGRAPHS.get(key);
+	if (done === undefined) {
+		const notes: Neutralised[] = [];
+		done = { lines: paragraph(lines, (kind, target) => notes.push({ kind, target })), notes };
+		if (PARAGRAPHS.size >= PARAGRAPHS_KEPT) PARAGRAPHS.clear();
+		PARAGRAPHS.set(key, done);
+	}
+	for (const n of done.notes) note(n.kind, n.target);
+	return done.lines;
+}
+
+function neutraliseText(text: string, note: Note): string {
 	const { lines } = classify(text.split("\n"), note);
 	const out: string[] = [];
 	let prose: string[] = [];
 	const flush = () => {
-		if (prose.length > 0) out.push(...paragraph(prose, note));
+		if (prose.length > 0) out.push(...remembered(prose, note));
 		prose = [];
 	};
 	for (const line of lines) {
-		if (line.kind === "code") {
-			flush();
-			out.push(line.text);
-		} else if (line.text.trim() === "") {
+		if (line.kind === "code" || blank(line.text)) {
 			flush();
 			out.push(line.text);
 		} else {
@@ -192,23 +186,41 @@ function neutraliseText(text: string, note: (kind: NeutralisedKind, target: stri
 	return out.join("\n");
 }
 
-/** Where streaming text stops being shown: before an unfinished fence opener, definition, link, image, embed or tag. */
+/**
+ * Where streaming text stops being shown: before an unfinished fence opener, definition, link, image, embed or tag.
+ * `text` has its line ends normalised (`normaliseLineEnds`).
+ */
 export function holdPoint(text: string): number {
 	const lastStart = text.lastIndexOf("\n") + 1;
 	const { lines, open } = classify(text.slice(0, lastStart).split("\n").slice(0, -1), () => undefined);
 	if (open) return text.length; // inside a fence everything is code: it can show as it comes
-	const last = text.slice(lastStart);
-	const content = last.replace(CONTAINER, "");
-	// A fence opener still being written (its language decides how the block renders), or a definition.
-	if (/^[ \t]*(?:`{1,2}|~{1,2})$/.test(content) || fenceOpener(content.trimStart()) !== null) return lastStart;
-	if (/^[ \t]{0,3}\[(?!\^)[^\]\n]*\]:/.test(content)) return lastStart;
+	const content = stripContainer(text.slice(lastStart));
+	// A fence opener still being written (its language decides how the block renders).
+	if (/^[ \t]*(?:`{1,2}|~{1,2})$/.test(content) || fenceOpener(trimStart(content)) !== null) return lastStart;
 	let start = lastStart;
 	for (let i = lines.length - 1; i >= 0; i--) {
 		const line = lines[i];
-		if (!line || line.kind === "code" || line.text.trim() === "") break;
+		if (!line || line.kind === "code" || blank(line.text)) break;
 		start -= line.text.length + 1;
 	}
-	return start + holdInParagraph(text.slice(start));
+	const definition = definitionHold(text.slice(start));
+	return start + (definition === -1 ? holdInParagraph(text.slice(start)) : definition);
+}
+
+/** A definition in the last paragraph whose label closes on its last line (its target still coming): its line's offset, or -1. */
+function definitionHold(p: string): number {
+	const lines = p.split("\n");
+	let offset = p.length - (lines[lines.length - 1] ?? "").length;
+	for (let i = lines.length - 1; i >= Math.max(0, lines.length - LABEL_LINES); i--) {
+		const first = trimStart(stripContainer(lines[i] ?? ""));
+		if (first.startsWith("[") && !first.startsWith("[^")) {
+			const joined = lines.slice(i).map(stripContainer).join("\n");
+			const match = DEFINITION.exec(joined);
+			if (match && !joined.includes("\n", match[0].length)) return offset;
+		}
+		offset -= (lines[i - 1] ?? "").length + 1;
+	}
+	return -1;
 }
 
 /** The first unfinished `[`, `![`, `<` or trailing `!` in the last paragraph (its offset), or its length. */
@@ -256,10 +268,26 @@ function holdInParagraph(p: string): number {
 	return hold;
 }
 
-/** The answer made inert; with `streaming`, an unfinished construct at the end is held back rather than shown half-parsed. */
+/** Line ends as renderers read them: CR and CRLF are line ends, NUL is U+FFFD. */
+export function normaliseLineEnds(text: string): string {
+	return text.replace(/\r\n?/g, "\n").replace(/\0/g, "\ufffd");
+}
+
+/**
+ * The answer made inert; with `streaming`, an unfinished construct at the end is held back rather than shown
+ * half-parsed. Repeated until nothing changes (a dropped definition can join its neighbours into a new
+ * construct), so the sidecar applying the same rules again changes nothing.
+ */
 export function neutraliseAnswer(text: string, options: { streaming?: boolean } = {}): SafeAnswer {
-	const shown = options.streaming ? text.slice(0, holdPoint(text)) : text;
+	const normal = normaliseLineEnds(text);
+	const shown = options.streaming ? normal.slice(0, holdPoint(normal)) : normal;
 	const neutralised: Neutralised[] = [];
-	const safe = neutraliseText(shown, (kind, target) => neutralised.push({ kind, target }));
-	return { text: safe, neutralised, held: text.length - shown.length };
+	const note: Note = (kind, target) => neutralised.push({ kind, target });
+	let safe = shown;
+	for (let pass = 0; pass < MAX_PASSES; pass++) {
+		const again = neutraliseText(safe, note);
+		if (again === safe) break;
+		safe = again;
+	}
+	return { text: safe, neutralised, held: normal.length - shown.length };
 }
