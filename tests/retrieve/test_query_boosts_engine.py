@@ -69,7 +69,7 @@ def searcher(engine: Engine, **switches: float | int) -> HybridSearcher:
 
 
 async def test_the_row_holding_the_identifier_comes_first_only_with_the_switch(engine: Engine) -> None:
-    plain = await engine.searcher.search(IP_QUESTION, 3)
+    plain = await searcher(engine, identifier_weight=0.0).search(IP_QUESTION, 3)
     boosted = await searcher(engine, identifier_weight=1.0).search(IP_QUESTION, 3)
 
     assert "Network/IP plan.md" not in paths(plain)  # the Kodi notes share the identifier's parts in both legs
@@ -86,7 +86,7 @@ async def test_the_row_holding_the_identifier_comes_first_only_with_the_switch(e
 
 @pytest.mark.parametrize("mode", ["keyword", "dense"])
 async def test_single_leg_modes_are_never_boosted(engine: Engine, mode: str) -> None:
-    plain = await engine.searcher.search(IP_QUESTION, 5, mode)  # type: ignore[arg-type]
+    plain = await searcher(engine, identifier_weight=0.0).search(IP_QUESTION, 5, mode)  # type: ignore[arg-type]
     boosted = await searcher(engine, identifier_weight=1.0, mention_top=3).search(IP_QUESTION, 5, mode)  # type: ignore[arg-type]
 
     assert [h.chunk.id for h in boosted.hits] == [h.chunk.id for h in plain.hits]
@@ -95,7 +95,7 @@ async def test_single_leg_modes_are_never_boosted(engine: Engine, mode: str) -> 
 
 async def test_a_question_without_identifiers_or_mentions_is_unchanged(engine: Engine) -> None:
     question = "which port does the database listen on"
-    plain = await engine.searcher.search(question, 8)
+    plain = await searcher(engine, identifier_weight=0.0).search(question, 8)
     boosted = await searcher(engine, identifier_weight=1.0, mention_top=3).search(question, 8)
 
     assert [(h.chunk.id, h.fused_score) for h in boosted.hits] == [(h.chunk.id, h.fused_score) for h in plain.hits]
@@ -103,7 +103,7 @@ async def test_a_question_without_identifiers_or_mentions_is_unchanged(engine: E
 
 async def test_a_linked_note_gets_its_best_chunk_into_the_top_places(engine: Engine) -> None:
     question = "Which port review says what about [[Postgres#Tuning]]?"
-    plain = await engine.searcher.search(question, 3)
+    plain = await searcher(engine, mention_top=0).search(question, 3)
     promoted = await searcher(engine, mention_top=3).search(question, 3)
 
     assert "Homelab/Postgres.md" not in paths(plain)
@@ -115,7 +115,7 @@ async def test_a_linked_note_gets_its_best_chunk_into_the_top_places(engine: Eng
 
 async def test_a_tag_in_the_question_brings_one_chunk_of_its_notes(engine: Engine) -> None:
     question = "Which port review covers #homelab uplinks?"
-    plain = await engine.searcher.search(question, 3)
+    plain = await searcher(engine, mention_top=0).search(question, 3)
     promoted = await searcher(engine, mention_top=3).search(question, 3)
 
     assert "Homelab/Network/Switch.md" not in paths(plain)

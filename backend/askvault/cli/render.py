@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import date, timedelta
 
 SNIPPET_CHARS = 160
 
@@ -30,15 +31,33 @@ def render_search(body: Mapping[str, object]) -> str:
         snippet = " ".join(str(result.get("text", "")).split())
         if len(snippet) > SNIPPET_CHARS:
             snippet = snippet[: SNIPPET_CHARS - 1] + "…"
+        moved = [str(b) for b in result.get("boosts") or ()] if isinstance(result.get("boosts"), list) else []
+        if result.get("via"):
+            moved.append(f"via {result.get('via')}")
+        extra = f" · {', '.join(moved)}" if moved else ""
         lines.append(
             f"{rank:>2}. {_trail(result)}  (lines {result.get('start_line')}–{result.get('end_line')})\n"
             f"    dense {_rank(result.get('dense_rank'))} · keyword {_rank(result.get('keyword_rank'))} · "
-            f"fused {float(str(result.get('fused_score', 0.0))):.4f}\n    {snippet}"
+            f"fused {float(str(result.get('fused_score', 0.0))):.4f}{extra}\n    {snippet}"
         )
+    scope = body.get("date_scope")
+    if isinstance(scope, Mapping):
+        lines.append(render_date_scope(scope))
     counts = body.get("counts")
     if isinstance(counts, Mapping):
         lines.append(f"matched: dense {counts.get('dense')}, keyword {counts.get('keyword')}")
     return "\n".join(lines)
+
+
+def render_date_scope(scope: Mapping[str, object]) -> str:
+    """`dates: "last week" → 2026-11-16 … 2026-11-22`, or why the phrase was not applied."""
+    end = scope.get("end")
+    # `end` is exclusive on the wire; people read ranges inclusively.
+    last = (date.fromisoformat(end) - timedelta(days=1)).isoformat() if isinstance(end, str) else "open"
+    span = f"{scope.get('start') or 'open'} … {last}"
+    if scope.get("applied"):
+        return f'dates: "{scope.get("phrase")}" → {span} ({scope.get("notes")} notes)'
+    return f'dates: "{scope.get("phrase")}" → {span}, not applied: {scope.get("fallback_reason")}'
 
 
 def render_ask_footer(result: Mapping[str, object]) -> str:

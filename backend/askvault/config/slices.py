@@ -36,9 +36,9 @@ class ChunkParams:
     min_chars: int = 150
     hard_cap_chars: int = 4000
     """No chunk's index text exceeds this, whatever the input (keeps the embedder's context safe)."""
-    alias_header: bool = False
+    alias_header: bool = True
     """Every chunk's index text names the note's aliases under its title (eval/README.md, round two)."""
-    tag_header: bool = False
+    tag_header: bool = True
     """Every chunk's index text names the note's tags under its title."""
     header_new_words_only: bool = False
     """That header keeps only words the title (or an earlier alias or tag) does not already have."""
@@ -79,10 +79,10 @@ class RetrievalParams:
     """A slower reranker is abandoned and the fused order kept."""
     query_dates: bool = True
     """A date phrase in the query ("last week", "in March") narrows both legs to notes dated in that range."""
-    identifier_weight: float = 0.0
+    identifier_weight: float = 1.0
     """Hybrid only: weight of a third RRF ranking of the candidates that hold one of the query's identifier-like
     tokens (`kodi-livingroom`, `INC-0214`, `5433`) literally (0: off; `retrieve/identifiers.py`)."""
-    mention_top: int = 0
+    mention_top: int = 3
     """Hybrid only: each `[[Note]]` and `#tag` the query names gets its best chunk within the first N places
     (0: off; `retrieve/mentions.py`)."""
     keep_stop_words: bool = False

@@ -1,0 +1,51 @@
+"""The terminal rendering of search results: boosts, graph signals and the question's date scope."""
+
+from __future__ import annotations
+
+import pytest
+
+from askvault.cli.render import render_date_scope, render_search
+
+RESULT = {"path": "Network/IP plan.md", "title": "IP plan", "heading_path": ["IP plan"], "start_line": 3,
+          "end_line": 9, "text": "kodi-livingroom 10.0.20.31", "dense_rank": 2, "keyword_rank": 1,
+          "fused_score": 0.0492}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        pytest.param({}, "fused 0.0492\n", id="plain"),
+        pytest.param(
+            {"boosts": ["identifier:kodi-livingroom"]}, "fused 0.0492 · identifier:kodi-livingroom\n", id="boost"
+        ),
+        pytest.param({"via": "link"}, "fused 0.0492 · via link\n", id="via"),
+    ],
+)
+def test_a_result_names_what_moved_it(extra: dict[str, object], expected: str) -> None:
+    assert expected in render_search({"results": [{**RESULT, **extra}]})
+
+
+@pytest.mark.parametrize(
+    ("scope", "expected"),
+    [
+        pytest.param(
+            {"phrase": "last week", "start": "2026-11-16", "end": "2026-11-23", "applied": True, "notes": 7},
+            'dates: "last week" → 2026-11-16 … 2026-11-22 (7 notes)',
+            id="applied",
+        ),
+        pytest.param(
+            {
+                "phrase": "since 2025-01",
+                "start": "2025-01-01",
+                "end": None,
+                "applied": False,
+                "fallback_reason": "nothing_in_range",
+            },
+            'dates: "since 2025-01" → 2025-01-01 … open, not applied: nothing_in_range',
+            id="open-end-fallback",
+        ),
+    ],
+)
+def test_the_date_scope_line(scope: dict[str, object], expected: str) -> None:
+    assert render_date_scope(scope) == expected
+    assert render_search({"results": [RESULT], "date_scope": scope}).splitlines()[-1] == expected
