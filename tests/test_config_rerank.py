@@ -1,4 +1,4 @@
-"""The reranker settings come from flags, environment or config file like every other setting, checked on load."""
+"""Reranker and date-scoping settings come from flags, environment or config file like every other setting."""
 
 from __future__ import annotations
 
@@ -112,3 +112,28 @@ def test_bad_rerank_settings_name_their_source(
 ) -> None:
     with pytest.raises(ConfigError, match=re.escape(message)):
         _retrieval(vault, tmp_path, flags, environ, file)
+
+
+@pytest.mark.parametrize(
+    ("flags", "environ", "file", "expected"),
+    [
+        pytest.param({}, {}, {}, True, id="on-by-default"),
+        pytest.param({}, {}, {"query_dates": False}, False, id="file"),
+        pytest.param({}, {"ASKVAULT_QUERY_DATES": "false"}, {"query_dates": True}, False, id="env-beats-file"),
+        pytest.param({"query_dates": True}, {"ASKVAULT_QUERY_DATES": "0"}, {}, True, id="flag-beats-env"),
+    ],
+)
+def test_date_scoping_can_be_turned_off(
+    vault: Path,
+    tmp_path: Path,
+    flags: dict[str, object],
+    environ: dict[str, str],
+    file: dict[str, object],
+    expected: bool,
+) -> None:
+    assert _retrieval(vault, tmp_path, flags, environ, file).query_dates is expected
+
+
+def test_a_bad_date_scoping_value_names_its_source(vault: Path, tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=re.escape("ASKVAULT_QUERY_DATES: 'sometimes' is not true or false")):
+        _retrieval(vault, tmp_path, {}, {"ASKVAULT_QUERY_DATES": "sometimes"}, {})

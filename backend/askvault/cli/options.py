@@ -39,12 +39,13 @@ _SHARED = (
     "rerank_candidates",
     "rerank_excerpt_chars",
     "rerank_timeout_s",
+    "query_dates",
 )
 
 
 def shared_options(func: Callable[P, R]) -> Callable[P, R]:
     """--vault, --data-dir, --ollama-url, --embed-model, --chat-model, --qdrant-url, --exclude, --include,
-    --exclude-heading, --rerank/--no-rerank and its settings, --config."""
+    --exclude-heading, --rerank/--no-rerank and its settings, --query-dates/--no-query-dates, --config."""
     decorators = [
         click.option("--vault", type=click.Path(path_type=Path), help="The vault folder [env ASKVAULT_VAULT]."),
         click.option(
@@ -93,6 +94,12 @@ def shared_options(func: Callable[P, R]) -> Callable[P, R]:
             "rerank_timeout_s",
             type=float,
             help="Seconds before the fused order is kept [env ASKVAULT_RERANK_TIMEOUT; default 20].",
+        ),
+        click.option(
+            "--query-dates/--no-query-dates",
+            default=None,
+            help="Narrow retrieval to the notes of a date phrase in the question, e.g. 'last week' "
+            "[env ASKVAULT_QUERY_DATES; default on].",
         ),
         click.option(
             "--config",

@@ -42,6 +42,7 @@ _SOURCES: dict[str, tuple[str, str | None, str]] = {
     "rerank_candidates": ("--rerank-candidates", "ASKVAULT_RERANK_CANDIDATES", "rerank_candidates"),
     "rerank_excerpt_chars": ("--rerank-excerpt-chars", "ASKVAULT_RERANK_EXCERPT_CHARS", "rerank_excerpt_chars"),
     "rerank_timeout_s": ("--rerank-timeout", "ASKVAULT_RERANK_TIMEOUT", "rerank_timeout"),
+    "query_dates": ("--query-dates/--no-query-dates", "ASKVAULT_QUERY_DATES", "query_dates"),
 }
 
 RERANK_CANDIDATES_RANGE = (2, 30)
@@ -116,7 +117,8 @@ def _number(value: object, source: str, kind: type[int] | type[float], bounds: t
 
 
 def _retrieval(flags: Mapping[str, object], environ: Mapping[str, str], file: Mapping[str, object]) -> RetrievalParams:
-    """The reranker settings from outside; every other retrieval parameter keeps its tuned default."""
+    """The reranker settings and date scoping from outside; every other retrieval parameter keeps its measured
+    default (eval/README.md)."""
     defaults = RetrievalParams()
     raw, src = _pick("rerank", flags, environ, file)
     rerank = _bool(raw, src) if raw is not None else defaults.rerank
@@ -128,6 +130,8 @@ def _retrieval(flags: Mapping[str, object], environ: Mapping[str, str], file: Ma
     excerpt = int(_number(raw, src, int, RERANK_EXCERPT_RANGE)) if raw is not None else defaults.rerank_excerpt_chars
     raw, src = _pick("rerank_timeout_s", flags, environ, file)
     timeout = float(_number(raw, src, float, RERANK_TIMEOUT_RANGE)) if raw is not None else defaults.rerank_timeout_s
+    raw, src = _pick("query_dates", flags, environ, file)
+    query_dates = _bool(raw, src) if raw is not None else defaults.query_dates
     if candidates * excerpt > RERANK_PROMPT_CHARS:
         raise ConfigError(
             f"rerank_candidates × rerank_excerpt_chars = {candidates} × {excerpt} exceeds {RERANK_PROMPT_CHARS:,} "
@@ -139,6 +143,7 @@ def _retrieval(flags: Mapping[str, object], environ: Mapping[str, str], file: Ma
         rerank_candidates=candidates,
         rerank_excerpt_chars=excerpt,
         rerank_timeout_s=timeout,
+        query_dates=query_dates,
     )
 
 
