@@ -146,7 +146,9 @@ class KillLoop:
                 self.result.divergences.append(f"round {number}: {kind} exited with {code}: {stderr}")
             return
         self.windows_s[kind] = min(10.0, self.windows_s[kind] * 1.03)
-        child.send_signal(signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            # The child may have exited (and been reaped) after the check above: then there is nothing to kill.
+            child.send_signal(signal.SIGKILL)
         code = await asyncio.wait_for(waiter, RUN_TIMEOUT_S)
         if code == -signal.SIGKILL:
             self.result.kills += 1
