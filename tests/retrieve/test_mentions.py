@@ -7,7 +7,7 @@ import pytest
 from askvault.model import Chunk
 from askvault.parse.links import LinkResolver
 from askvault.retrieve.fusion import Fused
-from askvault.retrieve.mentions import Mention, best_of, parse_mentions, promote, resolve_note
+from askvault.retrieve.mentions import Mention, alias_index, best_of, parse_mentions, promote, resolve_note
 
 PARSE: list[tuple[str, str, list[Mention]]] = [
     ("none", "What does the Kodi maintenance workflow do?", []),
@@ -65,12 +65,16 @@ RESOLVE: list[tuple[str, str, str | None]] = [
     ("attachment-is-not-a-note", "Plex.png", None),
     ("empty", " ", None),
     ("prefix-is-not-a-match", "Postgres up", None),
+    ("alias", "pg-main", "Homelab/Services/Postgres.md"),
+    ("alias-any-case", "PG-MAIN", "Homelab/Services/Postgres.md"),
+    ("a-name-beats-an-alias", "Home", "Home.md"),
 ]
+ALIASES = {"pg-main": "Homelab/Services/Postgres.md", "home": "Homelab/Services/Postgres.md"}
 
 
 @pytest.mark.parametrize(("target", "expected"), [(t, e) for _, t, e in RESOLVE], ids=[i for i, _, _ in RESOLVE])
 def test_resolve_note(target: str, expected: str | None) -> None:
-    assert resolve_note(target, RESOLVER, TITLES) == expected
+    assert resolve_note(target, RESOLVER, TITLES, ALIASES) == expected
 
 
 def fused(*ids: str) -> list[Fused]:
@@ -142,3 +146,20 @@ def test_best_of(ranking: list[str], mention: Mention, path: str | None, expecte
 def test_labels_name_what_the_query_said() -> None:
     assert Mention("note", "Home Assistant").label == "mention:[[Home Assistant]]"
     assert Mention("tag", "homelab/network").label == "tag:#homelab/network"
+
+
+def _chunk(path: str, index_text: str) -> Chunk:
+    return Chunk(path, path, path.rsplit("/", 1)[-1], (), 1, 2, "text", index_text)
+
+
+def test_the_alias_index_reads_the_chunk_headers_and_prefers_the_shorter_path() -> None:
+    chunks = {
+        c.id: c
+        for c in (
+            _chunk("Homelab/Services/Home Assistant.md", "Home Assistant\nAliases: HA, hass · Tags: #homelab\n\nx"),
+            _chunk("HA.md", "HA notes\nAliases: ha\n\nx"),
+            _chunk("Plain.md", "Plain\nSection\n\nx"),
+        )
+    }
+
+    assert alias_index(chunks) == {"ha": "HA.md", "hass": "Homelab/Services/Home Assistant.md"}

@@ -10,8 +10,10 @@ import pytest
 import pytest_asyncio
 
 from askvault.model import SearchFilters
+from askvault.parse.links import LinkResolver
 from askvault.retrieve.hybrid import HybridSearcher
 from askvault.retrieve.jsonshape import hit_to_json
+from askvault.retrieve.mentions import alias_index, resolve_note
 from askvault.store.bm25 import Bm25Index
 from askvault.store.tokenize import Tokenizer
 from askvault.wiring import Engine
@@ -33,7 +35,8 @@ def boost_vault() -> dict[str, str | bytes]:
             f"{paragraph('subnet')}\n"
         ),
         "Homelab/Postgres.md": (
-            "---\ntags: [database]\n---\n# Postgres\n\n## Connection\n\nThe database listens on port 5433. "
+            "---\ntags: [database]\naliases: [pg-main]\n---\n"
+            "# Postgres\n\n## Connection\n\nThe database listens on port 5433. "
             f"{paragraph('connection')}\n\n## Tuning\n\nShared buffers are 2 GB. {paragraph('buffers')}\n"
         ),
         "Homelab/Network/Switch.md": (
@@ -111,6 +114,17 @@ async def test_a_linked_note_gets_its_best_chunk_into_the_top_places(engine: Eng
     assert [hit.chunk.heading_path for hit in tuning] == [("Postgres", "Tuning")]
     assert tuning[0].boosts == ("mention:[[Postgres]]",)
     assert paths(promoted)[:2] == paths(plain)[:2]  # only the last place made room
+
+
+async def test_a_link_by_alias_resolves_through_the_alias_header(engine: Engine) -> None:
+    # The header puts the alias in every chunk's index text, so the keyword leg already finds the note; what the
+    # mention adds is the resolution, read back from that header over the real chunker's output.
+    chunks = engine.catalog.snapshot()
+    promoted = await searcher(engine, mention_top=1).search("Which port review says what about [[pg-main]]?", 3)
+
+    assert alias_index(chunks)["pg-main"] == "Homelab/Postgres.md"
+    assert resolve_note("PG-Main", LinkResolver({c.path: c.title for c in chunks.values()}), {}, alias_index(chunks))
+    assert promoted.hits[0].chunk.path == "Homelab/Postgres.md"
 
 
 async def test_a_tag_in_the_question_brings_one_chunk_of_its_notes(engine: Engine) -> None:

@@ -9,6 +9,7 @@ from typing import Literal
 
 import regex
 
+from askvault.chunk.notes import header_aliases
 from askvault.model import Chunk
 from askvault.parse.links import LinkResolver, split_wikilink
 from askvault.retrieve.fusion import Fused
@@ -58,11 +59,13 @@ def _key(text: str) -> str:
     return unicodedata.normalize("NFC", text).strip().casefold()
 
 
-def resolve_note(target: str, resolver: LinkResolver, titles: Mapping[str, str]) -> str | None:
+def resolve_note(
+    target: str, resolver: LinkResolver, titles: Mapping[str, str], aliases: Mapping[str, str] | None = None
+) -> str | None:
     """The note a link target names, as Obsidian resolves a link (`parse.links.LinkResolver`: the vault path, then
     the file name, ignoring case, the shortest path first), else the note whose `title` is the target (a question
-    may name a note by its frontmatter title). `titles` maps path → title. Aliases are not known to the chunk
-    catalog, so an alias-only link does not resolve."""
+    may name a note by its frontmatter title), else the note with that alias. `titles` maps path → title,
+    `aliases` casefolded alias → path (see `alias_index`)."""
     name = unicodedata.normalize("NFC", target).strip()
     if not name:
         return None
@@ -71,7 +74,25 @@ def resolve_note(target: str, resolver: LinkResolver, titles: Mapping[str, str])
         return found
     wanted = _key(name.removesuffix(".md"))
     matches = [path for path, title in titles.items() if _key(title) == wanted]
-    return min(matches, key=lambda p: (p.count("/"), len(p), p)) if matches else None
+    if matches:
+        return min(matches, key=_path_order)
+    return (aliases or {}).get(wanted)
+
+
+def _path_order(path: str) -> tuple[int, int, str]:
+    return (path.count("/"), len(path), path)
+
+
+def alias_index(chunks: Mapping[str, Chunk]) -> dict[str, str]:
+    """Casefolded alias → note path, read from the alias header of the chunks' index text (`chunk.header_aliases`;
+    empty when `chunk.alias_header` is off). Two notes sharing an alias: the shorter path wins, as for names."""
+    found: dict[str, str] = {}
+    for chunk in chunks.values():
+        for alias in header_aliases(chunk.index_text, chunk.heading_path):
+            key, held = _key(alias), found.get(_key(alias))
+            if held is None or _path_order(chunk.path) < _path_order(held):
+                found[key] = chunk.path
+    return found
 
 
 def has_tag(chunk: Chunk, tag: str) -> bool:

@@ -10,7 +10,16 @@ from askvault.model import Chunk, SearchFilters
 from askvault.parse.links import LinkResolver
 from askvault.retrieve.fusion import Fused, rrf
 from askvault.retrieve.identifiers import exact_ranking
-from askvault.retrieve.mentions import Mention, best_of, has_tag, heading_matches, parse_mentions, promote, resolve_note
+from askvault.retrieve.mentions import (
+    Mention,
+    alias_index,
+    best_of,
+    has_tag,
+    heading_matches,
+    parse_mentions,
+    promote,
+    resolve_note,
+)
 from askvault.store.protocol import KeywordIndex
 from askvault.store.tokenize import identifiers
 
@@ -54,7 +63,7 @@ class QueryBoosts:
     def __init__(self, params: RetrievalParams, keywords: KeywordIndex) -> None:
         self._params = params
         self._keywords = keywords
-        self._resolver: tuple[Mapping[str, Chunk], LinkResolver, dict[str, str]] | None = None
+        self._resolver: tuple[Mapping[str, Chunk], LinkResolver, dict[str, str], dict[str, str]] | None = None
 
     def exact_identifiers(
         self,
@@ -92,11 +101,11 @@ class QueryBoosts:
         mentions = parse_mentions(query)
         if not mentions:
             return fused
-        resolver, titles = self._notes(chunks)
+        resolver, titles, aliases = self._notes(chunks)
         wanted: list[Fused] = []
         labels: dict[str, str] = {}
         for mention in mentions:
-            path = resolve_note(mention.target, resolver, titles) if mention.kind == "note" else None
+            path = resolve_note(mention.target, resolver, titles, aliases) if mention.kind == "note" else None
             if mention.kind == "note" and path is None:
                 continue
             best = best_of(fused, chunks, mention, path) or self._best_outside(query, filters, chunks, mention, path)
@@ -108,16 +117,17 @@ class QueryBoosts:
             boosts.setdefault(chunk_id, []).append(labels[chunk_id])
         return promoted
 
-    def _notes(self, chunks: Mapping[str, Chunk]) -> tuple[LinkResolver, dict[str, str]]:
-        """A link resolver and path → title over the catalog snapshot, built once per snapshot (it is swapped
-        whole on every index change)."""
+    def _notes(self, chunks: Mapping[str, Chunk]) -> tuple[LinkResolver, dict[str, str], dict[str, str]]:
+        """A link resolver, path → title and alias → path over the catalog snapshot, built once per snapshot (it
+        is swapped whole on every index change)."""
         cached = self._resolver
         if cached is not None and cached[0] is chunks:
-            return cached[1], cached[2]
+            return cached[1], cached[2], cached[3]
         titles = {chunk.path: chunk.title for chunk in chunks.values()}
         resolver = LinkResolver(titles)
-        self._resolver = (chunks, resolver, titles)
-        return resolver, titles
+        aliases = alias_index(chunks)
+        self._resolver = (chunks, resolver, titles, aliases)
+        return resolver, titles, aliases
 
     def _best_outside(
         self, query: str, filters: SearchFilters, chunks: Mapping[str, Chunk], mention: Mention, path: str | None
