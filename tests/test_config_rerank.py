@@ -33,23 +33,39 @@ def test_off_by_default_with_the_tuned_retrieval_defaults(vault: Path, tmp_path:
 
 
 @pytest.mark.parametrize(
-    ("flags", "environ", "file", "expected"),
+    ("switch", "flags", "environ", "file", "expected"),
     [
-        pytest.param({}, {}, {"rerank": True}, True, id="file"),
-        pytest.param({}, {"ASKVAULT_RERANK": "yes"}, {"rerank": False}, True, id="env-beats-file"),
-        pytest.param({"rerank": False}, {"ASKVAULT_RERANK": "1"}, {}, False, id="flag-beats-env"),
-        pytest.param({"rerank": None}, {"ASKVAULT_RERANK": "off"}, {"rerank": True}, False, id="unset-flag"),
+        pytest.param("rerank", {}, {}, {"rerank": True}, True, id="rerank-file"),
+        pytest.param("rerank", {}, {"ASKVAULT_RERANK": "yes"}, {"rerank": False}, True, id="rerank-env-beats-file"),
+        pytest.param("rerank", {"rerank": False}, {"ASKVAULT_RERANK": "1"}, {}, False, id="rerank-flag-beats-env"),
+        pytest.param(
+            "rerank", {"rerank": None}, {"ASKVAULT_RERANK": "off"}, {"rerank": True}, False, id="rerank-unset-flag"
+        ),
+        pytest.param("query_dates", {}, {}, {}, True, id="dates-on-by-default"),
+        pytest.param("query_dates", {}, {}, {"query_dates": False}, False, id="dates-file"),
+        pytest.param(
+            "query_dates",
+            {},
+            {"ASKVAULT_QUERY_DATES": "false"},
+            {"query_dates": True},
+            False,
+            id="dates-env-beats-file",
+        ),
+        pytest.param(
+            "query_dates", {"query_dates": True}, {"ASKVAULT_QUERY_DATES": "0"}, {}, True, id="dates-flag-beats-env"
+        ),
     ],
 )
-def test_rerank_switch_sources(
+def test_switch_sources(
     vault: Path,
     tmp_path: Path,
+    switch: str,
     flags: dict[str, object],
     environ: dict[str, str],
     file: dict[str, object],
     expected: bool,
 ) -> None:
-    assert _retrieval(vault, tmp_path, flags, environ, file).rerank is expected
+    assert getattr(_retrieval(vault, tmp_path, flags, environ, file), switch) is expected
 
 
 def test_every_rerank_setting_from_its_source(vault: Path, tmp_path: Path) -> None:
@@ -70,6 +86,13 @@ def test_every_rerank_setting_from_its_source(vault: Path, tmp_path: Path) -> No
     ("flags", "environ", "file", "message"),
     [
         pytest.param({}, {"ASKVAULT_RERANK": "maybe"}, {}, "ASKVAULT_RERANK: 'maybe' is not true or false", id="bool"),
+        pytest.param(
+            {},
+            {"ASKVAULT_QUERY_DATES": "sometimes"},
+            {},
+            "ASKVAULT_QUERY_DATES: 'sometimes' is not true or false",
+            id="dates-bool",
+        ),
         pytest.param(
             {"rerank_candidates": 1}, {}, {}, "--rerank-candidates: 1 is outside 2..30", id="too-few-candidates"
         ),
@@ -112,28 +135,3 @@ def test_bad_rerank_settings_name_their_source(
 ) -> None:
     with pytest.raises(ConfigError, match=re.escape(message)):
         _retrieval(vault, tmp_path, flags, environ, file)
-
-
-@pytest.mark.parametrize(
-    ("flags", "environ", "file", "expected"),
-    [
-        pytest.param({}, {}, {}, True, id="on-by-default"),
-        pytest.param({}, {}, {"query_dates": False}, False, id="file"),
-        pytest.param({}, {"ASKVAULT_QUERY_DATES": "false"}, {"query_dates": True}, False, id="env-beats-file"),
-        pytest.param({"query_dates": True}, {"ASKVAULT_QUERY_DATES": "0"}, {}, True, id="flag-beats-env"),
-    ],
-)
-def test_date_scoping_can_be_turned_off(
-    vault: Path,
-    tmp_path: Path,
-    flags: dict[str, object],
-    environ: dict[str, str],
-    file: dict[str, object],
-    expected: bool,
-) -> None:
-    assert _retrieval(vault, tmp_path, flags, environ, file).query_dates is expected
-
-
-def test_a_bad_date_scoping_value_names_its_source(vault: Path, tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match=re.escape("ASKVAULT_QUERY_DATES: 'sometimes' is not true or false")):
-        _retrieval(vault, tmp_path, {}, {"ASKVAULT_QUERY_DATES": "sometimes"}, {})

@@ -60,6 +60,9 @@ class Note:
     """True when the frontmatter asks for the note to stay out of the index (`askvault: false`)."""
     warnings: tuple[str, ...] = ()
     """Problems the parser worked around (malformed frontmatter, an unclosed comment…); the note still parsed."""
+    plain_text: bool = False
+    """True when the body was too heavy for the Markdown parser and was read as plain text (`parse.plain`): only
+    `#` headings, fences, comments, links and tags were read, and the chunker cuts it by size alone."""
 
 
 @dataclass(frozen=True, slots=True)

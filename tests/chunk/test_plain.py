@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from askvault.chunk import chunk_note
-from askvault.chunk.units import PLAIN_TEXT_NOTICE, is_plain, pack, plain_units, section_units, unit_maker
+from askvault.chunk.units import is_plain, pack, plain_units, section_units, unit_maker
 from askvault.config import ChunkParams
 from askvault.model import Chunk, Note, Section
 from askvault.parse import plain
@@ -29,10 +29,6 @@ def cited_lines(chunks: list[Chunk], source: str) -> None:
         window = lines[chunk.start_line - 1 : chunk.end_line]
         for line in chunk.text.split("\n"):
             assert any(line in source_line for source_line in window), (line, chunk.start_line, chunk.end_line)
-
-
-def test_the_notice_is_the_one_parse_gives() -> None:
-    assert PLAIN_TEXT_NOTICE == plain.PLAIN_TEXT_NOTICE
 
 
 @pytest.mark.parametrize(

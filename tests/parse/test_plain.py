@@ -145,3 +145,10 @@ def test_frontmatter_still_read_and_lines_offset() -> None:
         ((), 4, LIMIT + 4),
         (("End",), LIMIT + 5, LIMIT + 6),
     ]
+
+
+def test_the_note_says_it_was_read_as_plain_text() -> None:
+    heavy = parse_note("Heavy.md", "x\n" * (LIMIT + 5), LinkResolver({}))
+    light = parse_note("Light.md", "x\n" * 10, LinkResolver({}))
+
+    assert (heavy.plain_text, light.plain_text) == (True, False)

@@ -18,8 +18,6 @@ _DELIMITER_ROW = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?"
 _DELIMITER_CHARS = frozenset("|:- \t")
 _FENCE = re.compile(r"(`{3,}|~{3,})")
 
-PLAIN_TEXT_NOTICE = "parsed as plain text"
-"""The start of the warning `parse.plain` gives a note too long for markdown-it: such a note is cut by size alone."""
 PLAIN_TEXT_LINES = 20_000
 """Sections holding more lines than this are cut by size alone too (a note that reached us unparsed)."""
 
@@ -176,7 +174,7 @@ def plain_units(section: Section, index: int) -> list[Unit]:
 
 def is_plain(note: Note) -> bool:
     """True when parse read the note as plain text, or its sections hold more than PLAIN_TEXT_LINES lines."""
-    if any(warning.startswith(PLAIN_TEXT_NOTICE) for warning in note.warnings):
+    if note.plain_text:
         return True
     return sum(section.end_line - section.start_line + 1 for section in note.sections) > PLAIN_TEXT_LINES
 

@@ -97,7 +97,8 @@ def _parse(path: str, text: str, resolver: LinkResolver, opt_out_key: str) -> No
             kept = len(renderer.tags)
             renderer.inline(value)
             del renderer.tags[kept:]  # a `#word` inside a property value is not a tag
-    if too_heavy(body):
+    plain_text = too_heavy(body)
+    if plain_text:
         rendered, headings, comment_warnings = plain_body(body, front.body_start + 1, renderer)
     else:
         blocks, cleaned, comment_warnings = parse_blocks(body, front.body_start + 1)
@@ -111,6 +112,7 @@ def _parse(path: str, text: str, resolver: LinkResolver, opt_out_key: str) -> No
         sections=tuple(_sections(rendered, headings, front.body_start)),
         links=tuple(dict.fromkeys(renderer.links)),
         warnings=(*front.warnings, *comment_warnings, *renderer.warnings),
+        plain_text=plain_text,
     )
 
 

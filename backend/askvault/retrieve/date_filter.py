@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from functools import lru_cache
@@ -50,20 +50,6 @@ def note_day(chunk: Chunk, now: datetime) -> date:
     return datetime.fromtimestamp(chunk.mtime, tz=now.tzinfo).date()
 
 
-_NOTES: list[tuple[Mapping[str, Chunk], tuple[Chunk, ...]]] = []
-"""The last catalog snapshot seen and one chunk of each of its notes (snapshots are immutable, swapped whole)."""
-
-
-def _one_chunk_per_note(chunks: Mapping[str, Chunk]) -> tuple[Chunk, ...]:
-    """A note's chunks share its path, tags and mtime, so one decision per note is enough."""
-    cached = _NOTES[0] if _NOTES else None
-    if cached is not None and cached[0] is chunks:
-        return cached[1]
-    notes = tuple({chunk.path: chunk for chunk in chunks.values()}.values())
-    _NOTES[:] = [(chunks, notes)]
-    return notes
-
-
 @dataclass(frozen=True, slots=True)
 class DatePlan:
     """What one search does with the question's date phrase: `accept` narrows both legs when applied."""
@@ -80,11 +66,13 @@ def _report(scope: DateScope, applied: bool, notes: int, reason: str | None) -> 
 
 
 def plan_date_scope(
-    query: str, filters: SearchFilters, chunks: Mapping[str, Chunk], now: datetime, week_start: int = 0
+    query: str, filters: SearchFilters, notes: Iterable[Chunk], now: datetime, week_start: int = 0
 ) -> DatePlan:
-    """The scope of the date phrase in `query`, checked against the catalog: applied only when a note is in it.
+    """The scope of the date phrase in `query`, checked against the notes: applied only when a note is in it.
 
-    An explicit modified_after/modified_before in `filters` wins (the phrase is reported, not applied).
+    `notes` needs one chunk of each note (a note's chunks share its path, tags and mtime, so one decides for all;
+    more do no harm); it is only iterated when the query holds a date phrase. An explicit
+    modified_after/modified_before in `filters` wins (the phrase is reported, not applied).
     """
     scope = find_date_scope(query, now, week_start)
     if scope is None:
@@ -96,7 +84,7 @@ def plan_date_scope(
         None if d is None else datetime.combine(d, time(), now.tzinfo).timestamp() for d in (scope.start, scope.end)
     )
     in_range: set[str] = set()
-    for chunk in _one_chunk_per_note(chunks):
+    for chunk in notes:
         if not filters.accepts(chunk):
             continue
         day = path_date(chunk.path)

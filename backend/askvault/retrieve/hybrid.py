@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from askvault.config import RetrievalParams
 from askvault.errors import BadRequest, ModelError
@@ -63,12 +63,21 @@ class HybridSearcher:
         started = time.perf_counter()
         plan = NO_PLAN
         if self._params.query_dates:
-            plan = plan_date_scope(query, filters, self._catalog.snapshot(), current_now())
+            plan = plan_date_scope(query, filters, self._first_chunks(), current_now())
         result = await self._search(query, k, mode, filters, plan, started)
         if plan.accept is not None and not result.hits:
             # Scoped to a range that held nothing for this query: search everything and say so.
             result = await self._search(query, k, mode, filters, without_scope(plan), started)
         return result
+
+    def _first_chunks(self) -> Iterator[Chunk]:
+        """One chunk of each note, from the catalog's per-note index (built once per snapshot); lazy, so a query
+        without a date phrase never touches it."""
+        chunks = self._catalog.snapshot()
+        for ids in self._catalog.by_note().values():
+            chunk = chunks.get(ids[0])
+            if chunk is not None:  # a swap between the two reads: that note is simply not in the plan
+                yield chunk
 
     async def _search(
         self, query: str, k: int, mode: SearchMode, filters: SearchFilters, plan: DatePlan, started: float
