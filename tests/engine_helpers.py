@@ -27,7 +27,7 @@ P = ParamSpec("P")
 
 EMBED_MODEL = "nomic-embed-text"
 PROBE_TEXT = "dimension probe"
-QUERY_PREFIXES = ("search_query: ", RETRIEVAL_INSTRUCTION)
+QUERY_PREFIXES = ("search_query: ", "query: ", "task: search result | query: ", RETRIEVAL_INSTRUCTION)
 
 
 def paragraph(word: str, n: int = 40) -> str:

@@ -187,3 +187,18 @@ async def test_a_missing_embedding_model_names_the_pull_command(vault: Path, fak
 
     assert (report.indexed, report.embedded, report.dense) == (3, 0, "off")
     assert report.dense_problem == "embedding model missing — ollama pull bge-m3"
+
+
+async def test_a_document_prefix_gets_its_own_collection(vault: Path, fake_ollama: RunningOllama) -> None:
+    """e5 wants `passage: ` before documents: those vectors are keyed apart from any made without it."""
+    fake_ollama.fake.embed_models["multilingual-e5-small"] = DIM_B
+    config = config_for(vault, fake_ollama.url, "multilingual-e5-small")
+    async with open_engine(config, sync_vectors=False) as engine:
+        await engine.indexer.run()
+        (collection,) = list_collections(config.store.data_dir / "vectors")
+        assert collection.startswith("chunks_multilingual-e5-small_32_doc-")
+        texts = [text for body in fake_ollama.fake.calls("/api/embed") for text in body["input"]]
+        assert texts[1:]  # [0]: the dimension probe
+        assert all(text.startswith("passage: ") for text in texts[1:])
+        await engine.searcher.search("which port does postgres use", 3, "dense")
+    assert fake_ollama.fake.calls("/api/embed")[-1]["input"] == ["query: which port does postgres use"]

@@ -9,7 +9,7 @@ import httpx
 from ollama import AsyncClient, ResponseError
 
 from askvault.config import OllamaConfig
-from askvault.embed.prefixes import Prefixes, prefixes_for
+from askvault.embed.prefixes import Prefixes, collection_tag, prefixes_for
 from askvault.errors import ModelError, ModelMissing, ModelTimeout, ModelUnreachable
 
 DEFAULT_KEEP_ALIVE = "10m"
@@ -50,8 +50,10 @@ class OllamaEmbedder:
         return self._dim
 
     async def fingerprint(self) -> str:
-        # `x` and `x:latest` are the same model in Ollama; one name keeps their vectors in one collection.
-        return f"{self.model.removesuffix(':latest')}@{await self.dimension()}"
+        # `x` and `x:latest` are the same model in Ollama; one name keeps their vectors in one collection. The
+        # document prefix is part of the key: vectors made with and without it must never be ranked together.
+        name = self.model.removesuffix(":latest")
+        return f"{name}@{await self.dimension()}{collection_tag(self._prefixes)}"
 
     async def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         return await self._embed([self._prefixes.document + t for t in texts])

@@ -17,7 +17,8 @@ class Embedder(Protocol):
         ...
 
     async def fingerprint(self) -> str:
-        """`model@dimension`: vectors from different fingerprints never share a collection."""
+        """`model@dimension`, plus `+doc-<hash>` when a document prefix is applied: vectors from different
+        fingerprints never share a collection."""
         ...
 
     async def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
