@@ -181,3 +181,29 @@ async def test_question_set_problems_are_warned_about(
         result.stderr
     )
     assert "askvault: warning: mislabelled: evidence" not in result.stderr
+
+
+async def test_reference_modes_run_through_the_cli(
+    tmp_path: Path, make_vault: VaultWriter, fake_ollama: RunningOllama
+) -> None:
+    out = tmp_path / "latest.json"
+    names = "keyword,reference,reference-dense,reference-keyword"
+    args = [*base_args(tmp_path, make_vault(NOTES), fake_ollama.url), "--modes", names, "-k", "1,3", "--json", out]
+    result = await invoke(*args)
+    assert result.exit_code == 0, result.output
+    assert any(line.startswith("reference-keyword ") for line in result.stdout.splitlines())
+    body = json.loads(out.read_text(encoding="utf-8"))
+    assert list(body["modes"]) == names.split(",")
+    assert body["meta"]["mode_stats"]["reference"]["chunks"] == len(NOTES)
+    port = next(q for q in body["per_question"] if q["id"] == "port")
+    # The evidence is wrapped over lines 6-7 of Postgres.md (after its frontmatter): the hit's lines must hold it.
+    top = port["modes"]["reference-keyword"]["hits"][0]
+    assert (top["path"], top["start_line"], top["end_line"]) == ("Services/Postgres.md", 6, 7)
+    assert port["modes"]["reference-keyword"]["evidence_hit"]["1"] is True
+
+
+async def test_reference_keyword_needs_no_ollama(tmp_path: Path, make_vault: VaultWriter, closed_port_url: str) -> None:
+    args = [*base_args(tmp_path, make_vault(NOTES), closed_port_url), "--modes", "reference-keyword"]
+    result = await invoke(*args)
+    assert result.exit_code == 0, result.output
+    assert "reference-keyword " in result.stdout

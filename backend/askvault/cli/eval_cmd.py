@@ -22,6 +22,7 @@ from askvault.evaluate.metrics import JsonValue
 from askvault.evaluate.modes import ModeRegistry, rerank_mode, searcher_modes
 from askvault.evaluate.overrides import apply_overrides
 from askvault.evaluate.questions import Question, check_questions, load_questions
+from askvault.evaluate.reference import reference_modes
 from askvault.evaluate.report import render_markdown, render_text, to_json
 from askvault.evaluate.runner import DEFAULT_KS, EvalResult, ModeRun, parse_ks, parse_mode_names, run_evaluation
 from askvault.index.report import IndexReport, Progress
@@ -32,6 +33,9 @@ def eval_modes(engine: Engine) -> ModeRegistry:
     """The modes `--modes` can name. A new mode registers here; the runner needs no change."""
     registry = searcher_modes(engine.searcher)
     registry.add(rerank_mode(engine.searcher, engine.reranker, engine.config.retrieval.rerank_candidates))
+    # The yardstick reads the manifest on its first search, after the index run: the notes the product indexed.
+    for mode in reference_modes(engine.config.vault.root, lambda: engine.manifest.note_stats().keys(), engine.embedder):
+        registry.add(mode)
     return registry
 
 
