@@ -159,3 +159,20 @@ async def test_reference_is_rrf_of_its_two_legs(engine: Engine, question: str) -
         assert hit.keyword_rank == keyword_rank.get(hit.chunk.id)
         ranks = (hit.dense_rank, hit.keyword_rank)
         assert hit.fused_score == pytest.approx(sum(1 / (60 + r) for r in ranks if r is not None))
+
+
+async def test_chunk_vectors_are_kept_between_runs(engine: Engine, fake_ollama: RunningOllama, tmp_path: Path) -> None:
+    """A second run over the same notes embeds nothing again; the ranking is the same."""
+
+    def cached_mode() -> EvalMode:
+        notes = engine.manifest.note_stats
+        listed = reference_modes(engine.config.vault.root, lambda: notes().keys(), engine.embedder, tmp_path / "cache")
+        (found,) = ModeRegistry(listed).select(["reference-dense"])
+        return found
+
+    first = await cached_mode().retrieve("Which port does the pg-main container listen on?", 5)
+    assert len(embedded_texts(fake_ollama.fake)) == CHUNKS
+    fake_ollama.fake.requests.clear()
+    second = await cached_mode().retrieve("Which port does the pg-main container listen on?", 5)
+    assert embedded_texts(fake_ollama.fake) == []
+    assert [h.chunk.id for h in second] == [h.chunk.id for h in first]

@@ -87,7 +87,7 @@ def _section_chunks(note: Note, params: ChunkParams, mtime: float, boilerplate: 
         units = [kept for i in group for u in units_of(sections[i], i) if (kept := without(u, boilerplate))]
         if boilerplate and not any(u.kind != "heading" for u in units):
             continue  # nothing but boilerplate (and headings): nothing worth ranking
-        for piece in pack(units, limit):
+        for piece in pack(units, limit, params.overlap):
             section = sections[piece[0].section]
             trail = section.heading_path
             shown = piece[1:] if len(piece) > 1 and piece[0].kind == "heading" else piece

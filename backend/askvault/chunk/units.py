@@ -256,7 +256,7 @@ def groups(sections: Sequence[Section], min_chars: int) -> list[list[int]]:
     return groups
 
 
-def pack(units: list[Unit], limit: int) -> list[list[Unit]]:
+def pack(units: list[Unit], limit: int, overlap: bool = True) -> list[list[Unit]]:
     """Greedy packing up to `limit` chars; a piece never ends on a heading; overlap within a section.
 
     A heading that opens a piece is not counted: it is left out of the text (the trail carries it).
@@ -281,14 +281,14 @@ def pack(units: list[Unit], limit: int) -> list[list[Unit]]:
             headings: list[Unit] = []
             while current and current[-1].kind == "heading":
                 headings.insert(0, current.pop())
-            overlap: list[Unit] = []
+            repeated: list[Unit] = []
             if current:
                 pieces.append(current)
                 last = current[-1]
                 fits = len(last.text) + 2 + len(unit.text) <= limit
-                if not headings and last.kind == "text" and last.section == unit.section and fits:
-                    overlap = [last]
-            current = overlap + headings
+                if overlap and not headings and last.kind == "text" and last.section == unit.section and fits:
+                    repeated = [last]
+            current = repeated + headings
             if headings and size(current) + len(unit.text) > limit:
                 pieces.append(headings)
                 current = []

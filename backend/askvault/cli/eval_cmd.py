@@ -34,7 +34,9 @@ def eval_modes(engine: Engine) -> ModeRegistry:
     registry = searcher_modes(engine.searcher)
     registry.add(rerank_mode(engine.searcher, engine.reranker, engine.config.retrieval.rerank_candidates))
     # The yardstick reads the manifest on its first search, after the index run: the notes the product indexed.
-    for mode in reference_modes(engine.config.vault.root, lambda: engine.manifest.note_stats().keys(), engine.embedder):
+    config = engine.config
+    notes = engine.manifest.note_stats
+    for mode in reference_modes(config.vault.root, lambda: notes().keys(), engine.embedder, config.store.data_dir):
         registry.add(mode)
     return registry
 

@@ -35,6 +35,8 @@ class ChunkParams:
     max_chars: int = 1500
     min_chars: int = 150
     hard_cap_chars: int = 4000
+    overlap: bool = True
+    """A split section's next piece repeats the previous paragraph (False: pieces share no text)."""
     """No chunk's index text exceeds this, whatever the input (keeps the embedder's context safe)."""
     alias_header: bool = True
     """Every chunk's index text names the note's aliases under its title (eval/README.md, round two)."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -70,6 +72,10 @@ def read_chunks(vault: Path, paths: Iterable[str]) -> list[Chunk]:
     return chunks
 
 
+def _text_key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def _unit_rows(vectors: Sequence[Sequence[float]]) -> Matrix:
     matrix = np.asarray(vectors, dtype=np.float64)
     norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
@@ -79,8 +85,16 @@ def _unit_rows(vectors: Sequence[Sequence[float]]) -> Matrix:
 class ReferenceIndex:
     """Chunks and BM25 built on the first search, chunk vectors on the first dense one; kept for the run."""
 
-    def __init__(self, vault: Path, note_paths: Callable[[], Iterable[str]], embedder: Embedder) -> None:
+    def __init__(
+        self,
+        vault: Path,
+        note_paths: Callable[[], Iterable[str]],
+        embedder: Embedder,
+        cache_dir: Path | None = None,
+    ) -> None:
         self._vault = vault
+        self._cache_dir = cache_dir
+        """Where chunk vectors are kept between runs (keyed by embedder fingerprint and text); None: not kept."""
         self._note_paths = note_paths
         self._embedder = embedder
         self._lock = asyncio.Lock()
@@ -106,12 +120,40 @@ class ReferenceIndex:
         chunks = await self.chunks()
         async with self._lock:
             if self._vectors is None:
-                vectors: list[list[float]] = []
-                for start in range(0, len(chunks), EMBED_BATCH):
-                    batch = [c.index_text for c in chunks[start : start + EMBED_BATCH]]
-                    vectors.extend(await self._embedder.embed_documents(batch))
+                texts = [c.index_text for c in chunks]
+                cache = await self._load_cache()
+                missing = list(dict.fromkeys(t for t in texts if _text_key(t) not in cache))
+                for start in range(0, len(missing), EMBED_BATCH):
+                    batch = missing[start : start + EMBED_BATCH]
+                    for text, vector in zip(batch, await self._embedder.embed_documents(batch), strict=True):
+                        cache[_text_key(text)] = vector
+                if missing:
+                    await self._save_cache(cache)
+                vectors = [cache[_text_key(t)] for t in texts]
                 self._vectors = _unit_rows(vectors) if vectors else np.zeros((0, 1))
             return self._vectors
+
+    async def _cache_file(self) -> Path | None:
+        if self._cache_dir is None:
+            return None
+        name = re.sub(r"[^A-Za-z0-9_-]+", "_", await self._embedder.fingerprint())
+        return self._cache_dir / f"reference-vectors-{name}.json"
+
+    async def _load_cache(self) -> dict[str, list[float]]:
+        path = await self._cache_file()
+        if path is None or not path.exists():
+            return {}
+        try:
+            loaded = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}  # a damaged cache only costs the embeddings again
+        return {str(k): [float(x) for x in v] for k, v in loaded.items()} if isinstance(loaded, dict) else {}
+
+    async def _save_cache(self, cache: dict[str, list[float]]) -> None:
+        path = await self._cache_file()
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(cache), encoding="utf-8")
 
     async def keyword(self, question: str) -> list[tuple[int, float]]:
         """Top LEG_DEPTH (chunk index, BM25 score), best first, scores <= 0 dropped."""
@@ -161,10 +203,13 @@ class ReferenceIndex:
         }
 
 
-def reference_modes(vault: Path, note_paths: Callable[[], Iterable[str]], embedder: Embedder) -> list[EvalMode]:
+def reference_modes(
+    vault: Path, note_paths: Callable[[], Iterable[str]], embedder: Embedder, cache_dir: Path | None = None
+) -> list[EvalMode]:
     """`reference`, `reference-dense` and `reference-keyword`, sharing one lazily built index. `note_paths` is
-    called on the first search, after the product's index run, so both rank the same notes."""
-    index = ReferenceIndex(vault, note_paths, embedder)
+    called on the first search, after the product's index run, so both rank the same notes. `cache_dir` keeps
+    the chunk vectors between runs (the evaluation's data dir), so a rerun embeds only changed chunks."""
+    index = ReferenceIndex(vault, note_paths, embedder, cache_dir)
 
     def mode(name: str, search_mode: SearchMode) -> EvalMode:
         async def retrieve(question: str, k: int) -> Sequence[Hit]:
