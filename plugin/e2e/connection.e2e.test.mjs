@@ -19,7 +19,9 @@ describe("Ask Vault in Chromium against the real sidecar", () => {
 		const page = env.page;
 		await env.sidecar.stop();
 		await waitFor("the status bar to say disconnected", async () => (await statusText(page)) === "Ask Vault: disconnected", 30_000);
-		await ask(page, "Is anybody there?");
+		// A question the notes answer: after the retry the model must be asked (one they do not cover would be
+		// kept back by the relevance decision, with no model call).
+		await ask(page, "Which port does Postgres listen on?");
 		const turn = await waitTurn(page, ["error"]);
 		assert.equal(turn.error.code, "unreachable");
 		const box = page.locator(".ask-vault-error").last();

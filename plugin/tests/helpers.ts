@@ -15,12 +15,17 @@ export function fixtureJson(name: string): unknown {
 	return JSON.parse(fixtureText(name)) as unknown;
 }
 
-/** The golden ask stream, one parsed value per non-blank line. */
-export function askLines(): unknown[] {
-	return fixtureText("ask.ndjson")
+/** The golden ask stream (or another golden NDJSON body), one parsed value per non-blank line. */
+export function askLines(name = "ask.ndjson"): unknown[] {
+	return fixtureText(name)
 		.split("\n")
 		.filter((l) => l.trim() !== "")
 		.map((l) => JSON.parse(l) as unknown);
+}
+
+/** The golden stream of a question the notes do not cover: the sidecar abstained and listed the closest notes. */
+export function abstainLines(): unknown[] {
+	return askLines("ask_abstain.ndjson");
 }
 
 const encoder = new TextEncoder();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type Action, type Conversation, emptyConversation, historyBefore, MAX_HISTORY, reduce } from "../src/answer/state";
 import { parseAskEvent, type AskEvent } from "../src/sidecar/wire";
-import { askLines } from "./helpers";
+import { abstainLines, askLines } from "./helpers";
 
 const golden = (): AskEvent[] => askLines().map((l) => parseAskEvent(l)!);
 
@@ -84,6 +84,20 @@ describe("answer reducer", () => {
 		expect(state.turns[0]).toMatchObject({ status: "error", error: { message: "Cannot reach" } });
 		state = reduce(state, { type: "retry", turnId: 1 });
 		expect(state.turns[0]).toMatchObject({ status: "waiting", text: "", error: null, request: { question: "q" } });
+	});
+
+	it("Ask anyway re-asks an abstained turn with force, the same question and history", () => {
+		const abstained = abstainLines().map((l) => parseAskEvent(l)!);
+		const request = { question: "q", k: 8, history: [{ role: "user" as const, content: "before" }] };
+		let state = run([{ type: "ask", question: "q", context: null, request }, ...events(1, abstained)]);
+		expect(state.turns[0]).toMatchObject({ status: "done", retrieval: { relevance: { answer: false } } });
+		expect(state.turns[0]?.request.force).toBeUndefined();
+		state = reduce(state, { type: "retry", turnId: 1, force: true });
+		expect(state.turns[0]).toMatchObject({ status: "waiting", retrieval: null, done: null, text: "" });
+		expect(state.turns[0]?.request).toEqual({ ...request, force: true });
+		// A plain retry of a forced turn stays forced: it is the same request again.
+		state = reduce(run(events(1, golden()), state), { type: "retry", turnId: 1 });
+		expect(state.turns[0]?.request.force).toBe(true);
 	});
 
 	it("retry does nothing to a running turn; unknown turns leave the state as it was", () => {

@@ -56,6 +56,8 @@ class FakeAnswerer:
     script: list[Step] = field(default_factory=lambda: list(ASK_SCRIPT))
     hold: asyncio.Event | None = None
     calls: list[tuple[str, tuple[Message, ...], int | None, SearchFilters | None]] = field(default_factory=list)
+    forces: list[bool] = field(default_factory=list)
+    """Each run's `force`, in call order."""
     outcomes: list[str] = field(default_factory=list)
     ended: asyncio.Event = field(default_factory=asyncio.Event)
     yielded: int = 0
@@ -63,9 +65,16 @@ class FakeAnswerer:
     max_running: int = 0
 
     def run(
-        self, question: str, history: Sequence[Message], k: int | None, filters: SearchFilters | None
+        self,
+        question: str,
+        history: Sequence[Message],
+        k: int | None,
+        filters: SearchFilters | None,
+        *,
+        force: bool = False,
     ) -> AsyncIterator[JsonEvent]:
         self.calls.append((question, tuple(history), k, filters))
+        self.forces.append(force)
         return self._play()
 
     async def _play(self) -> AsyncIterator[Event]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from askvault.ask.events import DoneEvent, Metrics, rerank_json
+from askvault.ask.events import DoneEvent, Metrics, relevance_json, rerank_json
+from askvault.ask.pipeline import NOT_COVERED_ANSWER
+from askvault.ask.relevance import RelevanceSignals, calibration_for, decide
 from askvault.ask.rerank import RerankReport
 from askvault.generate.answer_safety import neutralise_answer
 from askvault.model import Chunk, Hit, SearchResult, TermStat
@@ -50,6 +52,8 @@ JOURNAL = Chunk(
     mtime=1_793_600_000.0,
 )
 CHUNKS = {c.id: c for c in (KODI, POSTGRES, JOURNAL)}
+CALIBRATION = calibration_for("nomic-embed-text")
+"""The status's embedding model has no calibration yet: the fallback decides."""
 
 
 def rrf(*ranks: int | None) -> float:
@@ -101,7 +105,10 @@ STATUS: dict[str, object] = {
 }
 
 
-def _source(n: int | None, chunk: Chunk, dense: int | None, keyword: int | None) -> dict[str, object]:
+def _source(
+    n: int | None, chunk: Chunk, dense: int | None, keyword: int | None, scores: tuple[float | None, float | None]
+) -> dict[str, object]:
+    """One entry of `sources` (or `closest`); `scores` are its (dense cosine, BM25 score)."""
     return {
         "n": n,
         "id": chunk.id,
@@ -114,6 +121,8 @@ def _source(n: int | None, chunk: Chunk, dense: int | None, keyword: int | None)
         "dense_rank": dense,
         "keyword_rank": keyword,
         "fused_score": rrf(dense, keyword),
+        "dense_score": scores[0],
+        "keyword_score": scores[1],
         "sent": n is not None,
     }
 
@@ -171,7 +180,11 @@ ASK_SCRIPT: list[dict[str, object]] = [
             {"term": "contain", "df": 6, "idf": 3.1987},
         ],
         "counts": {"dense": 50, "keyword": 5},
-        "sources": [_source(1, POSTGRES, 1, 1), _source(2, KODI, 3, None), _source(None, JOURNAL, 7, None)],
+        "sources": [
+            _source(1, POSTGRES, 1, 1, (0.8214, 14.1523)),
+            _source(2, KODI, 3, None, (0.6127, None)),
+            _source(None, JOURNAL, 7, None, (0.5102, None)),
+        ],
         "sent": [POSTGRES.id, KODI.id],
         "prompt": [
             {
@@ -190,7 +203,44 @@ ASK_SCRIPT: list[dict[str, object]] = [
         ],
         "timings_ms": {"embed": 10.4, "retrieval": 3.1},
         "rerank": rerank_json(RERANK),
+        "date_scope": None,
+        "relevance": relevance_json(decide(RelevanceSignals(0.8214, 1.2735, 1.0, True, None), CALIBRATION)),
+        "closest": [],
     },
     *[_token(t) for t in ANSWER_TOKENS],
     {**DONE.to_json()},
+]
+
+ABSTAIN_QUESTION = "What is the wifi password of the boat in the harbour?"
+# The notes know one of the four words ("password", in the Postgres note) and nothing is close in meaning.
+ABSTAIN_SIGNALS = RelevanceSignals(0.2137, 0.4521, 0.25, True, None)
+ABSTAIN_SOURCES = [
+    _source(None, POSTGRES, 2, 1, (0.2016, 2.2652)),
+    _source(None, JOURNAL, 1, None, (0.2137, None)),
+    _source(None, KODI, 3, None, (0.1893, None)),
+]
+ABSTAIN_SCRIPT: list[dict[str, object]] = [
+    {
+        "type": "retrieval",
+        "question": ABSTAIN_QUESTION,
+        "query": ABSTAIN_QUESTION,
+        "rewritten": False,
+        "terms": [
+            {"term": "wifi", "df": 0, "idf": 0.0},
+            {"term": "password", "df": 1, "idf": 5.0106},
+            {"term": "boat", "df": 0, "idf": 0.0},
+            {"term": "harbour", "df": 0, "idf": 0.0},
+        ],
+        "counts": {"dense": 50, "keyword": 1},
+        "sources": ABSTAIN_SOURCES,
+        "sent": [],
+        "prompt": [],
+        "timings_ms": {"embed": 9.8, "retrieval": 2.7},
+        "rerank": None,
+        "date_scope": None,
+        "relevance": relevance_json(decide(ABSTAIN_SIGNALS, CALIBRATION)),
+        "closest": ABSTAIN_SOURCES,
+    },
+    _token(NOT_COVERED_ANSWER),
+    {**DoneEvent(NOT_COVERED_ANSWER, (), (), True, Metrics(9.8, 2.7, None, None, 13.0, None, None)).to_json()},
 ]

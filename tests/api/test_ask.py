@@ -58,6 +58,14 @@ async def test_ask_streams_the_events_in_order(sidecar: Sidecar) -> None:
         )
     ]
     assert sidecar.answerer.yielded == len(ASK_SCRIPT)
+    assert sidecar.answerer.forces == [False]
+
+
+async def test_force_reaches_the_answerer(sidecar: Sidecar) -> None:
+    async with sidecar.session.post(sidecar.url("/api/ask"), json=ask_body(force=True), headers=sidecar.auth()) as resp:
+        assert resp.status == 200
+        await read_ndjson(resp)
+    assert sidecar.answerer.forces == [True]
 
 
 async def test_each_event_is_flushed_as_it_happens(sidecar: Sidecar) -> None:

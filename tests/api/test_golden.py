@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.api.conftest import Sidecar
-from tests.api.samples import KODI, QUESTION
+from tests.api.samples import ABSTAIN_QUESTION, ABSTAIN_SCRIPT, KODI, QUESTION
 
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "api"
 UPDATE = os.environ.get("ASKVAULT_UPDATE_GOLDEN") == "1"
@@ -64,6 +64,19 @@ async def test_ask_golden(sidecar: Sidecar) -> None:
     _check("ask.ndjson", raw)
 
 
+async def test_ask_abstain_golden(sidecar: Sidecar) -> None:
+    sidecar.answerer.script = list(ABSTAIN_SCRIPT)
+    body = {"question": ABSTAIN_QUESTION}
+    async with sidecar.session.post(sidecar.url("/api/ask"), json=body, headers=sidecar.auth()) as resp:
+        assert resp.status == 200
+        raw = (await resp.read()).decode("utf-8")
+    events = [json.loads(line) for line in raw.splitlines()]
+    assert events[0]["relevance"]["answer"] is False
+    assert events[0]["closest"]
+    assert events[-1]["no_results"] is True
+    _check("ask_abstain.ndjson", raw)
+
+
 async def test_error_golden(sidecar: Sidecar) -> None:
     body = {"query": "kodi maintenance", "k": 0}
     async with sidecar.session.post(sidecar.url("/api/search"), json=body, headers=sidecar.auth()) as resp:
@@ -77,6 +90,8 @@ async def test_chunk_golden(sidecar: Sidecar) -> None:
         _check("chunk.json", _pretty(await resp.json()))
 
 
-@pytest.mark.parametrize("name", ["status.json", "search.json", "ask.ndjson", "error.json", "chunk.json"])
+@pytest.mark.parametrize(
+    "name", ["status.json", "search.json", "ask.ndjson", "ask_abstain.ndjson", "error.json", "chunk.json"]
+)
 def test_golden_files_are_committed(name: str) -> None:
     assert (GOLDEN / name).is_file()

@@ -127,13 +127,24 @@ def test_parse_ask() -> None:
 
 
 @pytest.mark.parametrize(
+    ("body", "force"),
+    [({"question": "x"}, False), ({"question": "x", "force": True}, True), ({"question": "x", "force": None}, False)],
+    ids=["absent", "true", "null"],
+)
+def test_parse_ask_force(body: dict[str, object], force: bool) -> None:
+    assert parse_ask(body).force is force
+
+
+@pytest.mark.parametrize(
     ("body", "message"),
     [
+        ({"question": "x", "force": "yes"}, "force must be true or false"),
+        ({"question": "x", "force": 1}, "force must be true or false"),
         ({"question": "x", "history": [3]}, r"history\[0\] must be an object"),
         ({"question": "x", "history": [{"role": "user"}]}, r"history\[0\]\.content must be a string"),
         ({"question": "x", "history": [{"role": "user", "content": "", "name": "x"}]}, "unknown field 'history"),
     ],
-    ids=["not-object", "no-content", "extra-key"],
+    ids=["force-string", "force-number", "not-object", "no-content", "extra-key"],
 )
 def test_parse_ask_rejects(body: dict[str, object], message: str) -> None:
     with pytest.raises(BadRequest, match="^" + message):

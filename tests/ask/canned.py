@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from askvault.ask.events import AskEvent
 from askvault.ask.pipeline import AnswerPipeline
+from askvault.ask.relevance import FALLBACK, Calibration
 from askvault.ask.rerank import ChatReranker
 from askvault.ask.tracing import Tracer
 from askvault.config import OllamaConfig, PromptParams, RetrievalParams
@@ -31,6 +32,8 @@ class CannedSearcher:
     terms: list[TermStat] = field(default_factory=lambda: [TermStat("postgres", 1, 4.2)])
     counts: dict[str, int] | None = None
     queries: list[Query] = field(default_factory=list)
+    dense_available: bool = True
+    """False: answers like a search whose dense leg could not run (keyword-only)."""
 
     async def search(
         self, query: str, k: int, mode: SearchMode = "hybrid", filters: SearchFilters | None = None
@@ -61,6 +64,7 @@ class CannedSearcher:
                 "fusion": 0.01,
                 "total": (finished - started) * 1000,
             },
+            dense_available=self.dense_available,
         )
 
 
@@ -81,6 +85,7 @@ async def open_pipeline(
     read_timeout_s: float = 30.0,
     retrieval: RetrievalParams | None = None,
     tracer: Tracer | None = None,
+    calibration: Calibration = FALLBACK,
 ) -> AsyncIterator[AnswerPipeline]:
     """The real pipeline over the real Ollama chat model (pointed at the fake server) and a canned searcher;
     with `retrieval.rerank` on, the real chat reranker over the same model, as the wiring builds it."""
@@ -88,6 +93,8 @@ async def open_pipeline(
     params = retrieval or RetrievalParams()
     reranker = ChatReranker.from_params(chat, params) if params.rerank else None
     try:
-        yield AnswerPipeline(searcher, chat, PromptParams(), params, tracer=tracer, reranker=reranker)
+        yield AnswerPipeline(
+            searcher, chat, PromptParams(), params, tracer=tracer, reranker=reranker, calibration=calibration
+        )
     finally:
         await chat.aclose()

@@ -17,6 +17,7 @@ from askvault.ask.events import (
     SourceRef,
     TokenEvent,
 )
+from askvault.ask.relevance import FALLBACK, RelevanceSignals, decide
 from askvault.model import DateScopeReport, Message, TermStat
 from tests.generate.hits import make_hit
 
@@ -34,6 +35,8 @@ RETRIEVAL_KEYS = {
     "timings_ms",
     "rerank",
     "date_scope",
+    "relevance",
+    "closest",
 }
 SOURCE_KEYS = {
     "n",
@@ -47,8 +50,12 @@ SOURCE_KEYS = {
     "dense_rank",
     "keyword_rank",
     "fused_score",
+    "dense_score",
+    "keyword_score",
     "sent",
 }
+RELEVANCE_KEYS = {"answer", "score", "threshold", "signals", "calibration", "forced", "reason"}
+SIGNAL_KEYS = {"top_dense", "keyword_strength", "term_coverage", "legs_agree", "dense_gap", "dense_available"}
 DONE_KEYS = {
     "type",
     "answer",
@@ -116,10 +123,49 @@ def test_retrieval_event_shape() -> None:
         "dense_rank": 1,
         "keyword_rank": 1,
         "fused_score": 2.0 / 61,
+        "dense_score": 0.8,
+        "keyword_score": 5.0,
         "sent": True,
     }
     assert isinstance(sources[1], dict)
     assert (sources[1]["n"], sources[1]["sent"], sources[1]["keyword_rank"]) == (None, False, None)
+    assert (sources[1]["dense_score"], sources[1]["keyword_score"]) == (0.8, None)
+    assert (body["relevance"], body["closest"]) == (None, [])
+
+
+def test_retrieval_event_carries_the_relevance_decision_and_the_closest_notes() -> None:
+    signals = RelevanceSignals(0.312345, None, None, False, None)
+    decision = decide(signals, FALLBACK)
+    closest = (SourceRef(None, make_hit(3, "Boats.", legs="dense", dense_score=0.312345)),)
+    body = dataclasses.replace(_retrieval(), relevance=decision, closest=closest).to_json()
+
+    relevance = body["relevance"]
+    assert isinstance(relevance, dict)
+    assert set(relevance) == RELEVANCE_KEYS
+    assert relevance == {
+        "answer": False,
+        "score": round(decision.score, 4),
+        "threshold": 0.5,
+        "signals": {
+            "top_dense": 0.3123,
+            "keyword_strength": None,
+            "term_coverage": None,
+            "legs_agree": False,
+            "dense_gap": None,
+            "dense_available": True,
+        },
+        "calibration": {"model": "*", "source": FALLBACK.source},
+        "forced": False,
+        "reason": decision.reason,
+    }
+    assert isinstance(relevance["signals"], dict)
+    assert set(relevance["signals"]) == SIGNAL_KEYS
+    shown = body["closest"]
+    assert isinstance(shown, list)
+    assert [(c["id"], c["sent"], c["n"], c["dense_score"]) for c in shown if isinstance(c, dict)] == [
+        ("chunk-3", False, None, 0.3123)
+    ]
+    assert json.loads(json.dumps(body)) == body
 
 
 def test_retrieval_event_without_a_date_phrase_has_a_null_scope() -> None:

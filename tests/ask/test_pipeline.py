@@ -7,11 +7,11 @@ from collections.abc import Mapping
 import pytest
 
 from askvault.ask.events import DoneEvent, RetrievalEvent, TokenEvent
-from askvault.ask.pipeline import NO_RESULTS_ANSWER
+from askvault.ask.pipeline import NO_RESULTS_ANSWER, NOT_COVERED_ANSWER
 from askvault.config import RetrievalParams
 from askvault.errors import BadRequest
 from askvault.generate.prompt import SYSTEM_PROMPT
-from askvault.model import Hit, Message, Scalar, SearchFilters
+from askvault.model import Hit, Message, Scalar, SearchFilters, TermStat
 from tests.ask.canned import CannedSearcher, collect, kinds, open_pipeline
 from tests.conftest import RunningOllama
 from tests.fakes.ollama_server import ChatScript
@@ -77,16 +77,19 @@ async def test_metrics_add_up(fake_ollama: RunningOllama) -> None:
     assert m.total_ms >= m.embed_ms + m.retrieval_ms + m.generation_ms
 
 
+WEAK = [BACKUPS, make_hit(4, "Unrelated trivia.", legs="dense", dense_score=0.2)]
+
+
 @pytest.mark.parametrize(
-    ("hits", "counts"),
+    ("hits", "counts", "answer", "closest"),
     [
-        ([], {"dense": 0, "keyword": 0}),
-        ([BACKUPS, make_hit(4, "Unrelated trivia.", legs="dense", dense_score=0.2)], {"dense": 50, "keyword": 0}),
+        ([], {"dense": 0, "keyword": 0}, NO_RESULTS_ANSWER, []),
+        (WEAK, {"dense": 50, "keyword": 0}, NOT_COVERED_ANSWER, ["chunk-3", "chunk-4"]),
     ],
     ids=["nothing-at-all", "only-weak-dense-hits"],
 )
 async def test_nothing_relevant_means_no_model_call(
-    fake_ollama: RunningOllama, hits: list[Hit], counts: dict[str, int]
+    fake_ollama: RunningOllama, hits: list[Hit], counts: dict[str, int], answer: str, closest: list[str]
 ) -> None:
     async with open_pipeline(fake_ollama.url, CannedSearcher(hits, counts=counts), retrieval=STRICT) as pipeline:
         events = await collect(pipeline.run("What is the wifi password of the boat?"))
@@ -94,12 +97,19 @@ async def test_nothing_relevant_means_no_model_call(
     retrieval, token, done = events
     assert isinstance(retrieval, RetrievalEvent)
     assert isinstance(done, DoneEvent)
-    assert (retrieval.sources, retrieval.sent, retrieval.prompt) == ((), (), ())
-    assert token == TokenEvent(NO_RESULTS_ANSWER)
-    assert (done.answer, done.no_results, done.citations, done.invalid_citations) == (NO_RESULTS_ANSWER, True, (), ())
+    assert (retrieval.sent, retrieval.prompt) == ((), ())
+    assert [(s.n, s.hit.chunk.id) for s in retrieval.sources] == [(None, h.chunk.id) for h in hits]
+    assert [s.hit.chunk.id for s in retrieval.closest] == closest
+    assert retrieval.relevance is not None
+    assert retrieval.relevance.answer is False
+    assert token == TokenEvent(answer)
+    assert (done.answer, done.no_results, done.citations, done.invalid_citations) == (answer, True, (), ())
     assert (done.metrics.first_token_ms, done.metrics.generation_ms, done.metrics.prompt_tokens) == (None, None, None)
     assert done.metrics.total_ms >= done.metrics.embed_ms + done.metrics.retrieval_ms
     assert fake_ollama.fake.calls("/api/chat") == []
+
+
+BOAT_TERMS = [TermStat("boat", 1, 2.0), TermStat("wifi", 1, 2.5), TermStat("password", 0, 0.0)]
 
 
 @pytest.mark.parametrize(
@@ -107,12 +117,12 @@ async def test_nothing_relevant_means_no_model_call(
     [
         make_hit(1, "Boat wifi: see the router.", legs="keyword"),
         make_hit(1, "Boat wifi: see the router.", legs="dense", dense_score=0.5),
-        make_hit(1, "Boat wifi: see the router.", legs="dense", dense_score=None),
     ],
-    ids=["keyword-match", "dense-at-threshold", "dense-without-score"],
+    ids=["keyword-match-covering-the-question", "dense-at-threshold"],
 )
-async def test_one_relevant_hit_is_enough_to_ask_the_model(fake_ollama: RunningOllama, hit: Hit) -> None:
-    async with open_pipeline(fake_ollama.url, CannedSearcher([hit]), retrieval=STRICT) as pipeline:
+async def test_one_clearly_relevant_hit_is_enough_to_ask_the_model(fake_ollama: RunningOllama, hit: Hit) -> None:
+    searcher = CannedSearcher([hit], terms=BOAT_TERMS)
+    async with open_pipeline(fake_ollama.url, searcher, retrieval=STRICT) as pipeline:
         events = await collect(pipeline.run("What is the wifi password of the boat?"))
     done = events[-1]
     assert isinstance(done, DoneEvent)

@@ -207,3 +207,47 @@ async def test_reference_keyword_needs_no_ollama(tmp_path: Path, make_vault: Vau
     result = await invoke(*args)
     assert result.exit_code == 0, result.output
     assert "reference-keyword " in result.stdout
+
+
+async def test_hybrid_runs_carry_relevance_signals_that_calibrate_reads(
+    tmp_path: Path, make_vault: VaultWriter, fake_ollama: RunningOllama
+) -> None:
+    """Every hybrid run records the signals the answer pipeline decides on; `askvault calibrate` fits them."""
+    vault = make_vault(NOTES)
+    out = tmp_path / "run.json"
+    result = await invoke(*base_args(tmp_path, vault, fake_ollama.url), "--json", out)
+    assert result.exit_code == 0, result.output
+    body = json.loads(out.read_text(encoding="utf-8"))
+    for question in body["per_question"]:
+        signals = question["modes"]["hybrid"]["relevance"]
+        assert set(signals) == {
+            "top_dense",
+            "keyword_strength",
+            "term_coverage",
+            "legs_agree",
+            "dense_gap",
+            "dense_available",
+        }
+        assert signals["dense_available"] is True
+        assert question["modes"]["dense"]["relevance"] is None  # the pipeline decides on hybrid searches only
+
+    # The same run as a second "vault": leave-one-vault-out needs two, and fits on the other.
+    other = json.loads(out.read_text(encoding="utf-8"))
+    other["meta"]["vault"] = "/elsewhere/other-vault"
+    second = tmp_path / "other.json"
+    second.write_text(json.dumps(other), encoding="utf-8")
+    plot = tmp_path / "tradeoff.png"
+    fitted = await invoke("calibrate", out, second, "--model", "all-minilm", "--plot", plot)
+    assert fitted.exit_code == 0, fitted.output
+    assert "negatives abstained" in fitted.stdout
+    assert "other-vault" in fitted.stdout
+    assert "Calibration(model='all-minilm'" in fitted.stdout
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+
+
+async def test_calibrate_refuses_a_single_vault_and_foreign_json(tmp_path: Path) -> None:
+    foreign = tmp_path / "foreign.json"
+    foreign.write_text('{"hello": 1}', encoding="utf-8")
+    result = await invoke("calibrate", foreign, "--model", "all-minilm")
+    assert result.exit_code == EXIT_CONFIG
+    assert "no per_question list" in result.output

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
 
+from askvault.ask.pipeline import NOT_COVERED_ANSWER
 from askvault.cli.options import EXIT_ERROR
 from tests.cli.cli_helpers import common, invoke
 from tests.conftest import RunningOllama
@@ -134,7 +136,8 @@ async def test_ask_json_answers_with_citations_sources_and_metrics(flags: list[s
 
     assert result.exit_code == 0, result.output
     body = json.loads(result.stdout)
-    assert set(body) == {"answer", "citations", "sources", "sent", "metrics"}
+    assert set(body) == {"answer", "citations", "sources", "sent", "metrics", "relevance", "closest"}
+    assert (body["relevance"]["answer"], body["relevance"]["forced"], body["closest"]) == (True, False, [])
     assert body["answer"] == "The notes say so [1]."
     assert body["citations"] == [1]
     assert body["sources"][0]["path"] == "Homelab/Postgres.md"
@@ -172,7 +175,7 @@ async def test_ask_with_rerank_reports_it_and_falls_back_on_prose(flags: list[st
     assert "rerank: fell back to the fused order: malformed — the reply is not JSON" in plain.stdout
     assert as_json.exit_code == 0, as_json.output
     body = json.loads(as_json.stdout)
-    assert set(body) == {"answer", "citations", "sources", "sent", "metrics", "rerank"}
+    assert set(body) == {"answer", "citations", "sources", "sent", "metrics", "relevance", "closest", "rerank"}
     assert (body["rerank"]["applied"], body["rerank"]["model"]) == (True, "llama3.2:3b")
     assert "format" in fake_ollama.fake.calls("/api/chat")[0]
 
@@ -186,3 +189,39 @@ async def test_ask_with_a_missing_chat_model_says_how_to_fix_it(flags: list[str]
     assert "ollama pull qwen9:1b" in plain.stdout
     assert as_json.exit_code == EXIT_ERROR
     assert json.loads(as_json.stdout)["error"]["code"] == "model_missing"
+
+
+UNCOVERED = "Which regatta did the yacht Zephyrine win?"
+
+
+async def test_ask_abstains_and_lists_the_closest_notes(flags: list[str], fake_ollama: RunningOllama) -> None:
+    plain = await invoke("ask", *flags, UNCOVERED)
+    as_json = await invoke("ask", *flags, UNCOVERED, "--json")
+
+    assert plain.exit_code == 0, plain.output
+    lines = plain.stdout.splitlines()
+    assert lines[0] == NOT_COVERED_ANSWER
+    assert "Your notes do not seem to cover this question (relevance " in plain.stdout
+    listed = lines.index("Closest notes, not used:")
+    assert re.fullmatch(r"  Homelab/\S+\.md › \w+ \(lines \d+–\d+\)  dense 0\.\d{4} · bm25 –", lines[listed + 1])
+    assert "Ask anyway with --force." in lines
+    assert "Sources:" not in lines
+    body = json.loads(as_json.stdout)
+    assert (body["relevance"]["answer"], body["sources"], body["sent"]) == (False, [], [])
+    assert body["answer"] == NOT_COVERED_ANSWER
+    assert {c["path"] for c in body["closest"]} == set(NOTES)
+    assert set(body["closest"][0]) == {"id", "path", "heading_path", "start_line", "end_line", "dense_score",
+                                       "keyword_score"}  # fmt: skip
+    assert fake_ollama.fake.calls("/api/chat") == []
+
+
+async def test_ask_force_sends_the_closest_notes_anyway(flags: list[str], fake_ollama: RunningOllama) -> None:
+    result = await invoke("ask", *flags, UNCOVERED, "--force")
+
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "The notes say so [1]."
+    assert "Sources:" in lines
+    assert any(line.startswith("Sent anyway as you asked") for line in lines)
+    assert "Ask anyway with --force." not in lines
+    assert len(fake_ollama.fake.calls("/api/chat")) == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from askvault.cli.render import render_date_scope, render_search
+from askvault.cli.render import render_date_scope, render_relevance, render_search
 
 RESULT = {"path": "Network/IP plan.md", "title": "IP plan", "heading_path": ["IP plan"], "start_line": 3,
           "end_line": 9, "text": "kodi-livingroom 10.0.20.31", "dense_rank": 2, "keyword_rank": 1,
@@ -49,3 +49,36 @@ def test_a_result_names_what_moved_it(extra: dict[str, object], expected: str) -
 def test_the_date_scope_line(scope: dict[str, object], expected: str) -> None:
     assert render_date_scope(scope) == expected
     assert render_search({"results": [RESULT], "date_scope": scope}).splitlines()[-1] == expected
+
+
+CLOSE = {"path": "Homelab/Kodi.md", "heading_path": ["Kodi"], "start_line": 1, "end_line": 4, "dense_score": 0.2137,
+         "keyword_score": None}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("relevance", "closest", "expected"),
+    [
+        pytest.param({"answer": True, "forced": False, "reason": "Relevant."}, [], [], id="answered"),
+        pytest.param(
+            {"answer": False, "forced": False, "reason": "Not covered (relevance 0.41, needs 0.50)."},
+            [CLOSE],
+            [
+                "",
+                "Not covered (relevance 0.41, needs 0.50).",
+                "Closest notes, not used:",
+                "  Homelab/Kodi.md › Kodi (lines 1–4)  dense 0.2137 · bm25 –",
+                "Ask anyway with --force.",
+            ],
+            id="abstained",
+        ),
+        pytest.param(
+            {"answer": True, "forced": True, "reason": "Sent anyway as you asked."},
+            [],
+            ["", "Sent anyway as you asked."],
+            id="forced",
+        ),
+        pytest.param(None, [], [], id="older-sidecar"),
+    ],
+)
+def test_the_relevance_lines(relevance: object, closest: list[object], expected: list[str]) -> None:
+    assert render_relevance({"relevance": relevance, "closest": closest}) == expected

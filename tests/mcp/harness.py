@@ -47,8 +47,8 @@ class McpClient:
     async def search(self, query: str, **arguments: object) -> SearchOutput:
         return SearchOutput.model_validate(await self.ok("search_vault", {"query": query, **arguments}))
 
-    async def ask(self, question: str) -> AskOutput:
-        return AskOutput.model_validate(await self.ok("ask_vault", {"question": question}))
+    async def ask(self, question: str, **arguments: object) -> AskOutput:
+        return AskOutput.model_validate(await self.ok("ask_vault", {"question": question, **arguments}))
 
     async def section(self, path: str, heading: str) -> SectionOutput:
         return SectionOutput.model_validate(await self.ok("get_note_section", {"path": path, "heading": heading}))

@@ -72,6 +72,24 @@ def test_no_results_is_an_answer_not_an_error() -> None:
     assert out.sources == []
 
 
+def test_an_abstention_reports_the_reason_and_the_closest_notes() -> None:
+    closest = [{**source(None, "Homelab/Postgres.md", ["Postgres", "Port"], 10), "dense_score": 0.21}]
+    relevance = {"answer": False, "reason": "Your notes do not seem to cover this question (relevance 0.10)."}
+    unsent = [source(None, "Homelab/Proxy.md", ["Proxy"], 7), source(None, "Homelab/Postgres.md", ["Postgres"], 10)]
+    abstained = {**RETRIEVAL, "sources": unsent, "sent": [], "relevance": relevance, "closest": closest}
+    out = ask_output([abstained, {"type": "token", "text": "Not covered."}, done("Not covered.", [], no_results=True)])
+    assert (out.abstained, out.no_results, out.sources) == (True, True, [])
+    assert out.reason == relevance["reason"]
+    assert [(c.path, c.heading, c.start_line, c.dense_score, c.keyword_score) for c in out.closest] == [
+        ("Homelab/Postgres.md", "Postgres › Port", 10, 0.21, None)
+    ]
+
+
+def test_an_older_sidecar_without_the_decision_never_abstains() -> None:
+    out = ask_output([RETRIEVAL, done("5433 [1].", [1])])
+    assert (out.abstained, out.reason, out.closest) == (False, "", [])
+
+
 @pytest.mark.parametrize(
     ("events", "words"),
     [

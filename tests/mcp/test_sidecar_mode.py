@@ -93,6 +93,19 @@ async def test_answers_through_the_sidecar(sidecar: RunningSidecar) -> None:
     assert CANARY not in refused
 
 
+async def test_force_travels_to_the_sidecar(sidecar: RunningSidecar, fake_ollama: RunningOllama) -> None:
+    vault = sidecar.vault
+    question = "Which regatta did the yacht Zephyrine win?"
+    async with mcp_client(vault.root, vault.data_root, fake_ollama.url, vault.root.parent / "mcp.log") as client:
+        abstained = await client.ask(question)
+        forced = await client.ask(question, force=True)
+    assert (abstained.abstained, bool(abstained.closest)) == (True, True)
+    assert (forced.abstained, bool(forced.sources)) == (False, True)
+    assert sidecar.searched == [question, question]
+    # Only the forced question reached the chat model.
+    assert len(fake_ollama.fake.calls("/api/chat")) == 1
+
+
 async def test_a_stopped_sidecar_is_a_readable_error(sidecar: RunningSidecar) -> None:
     vault, engine = sidecar.vault, sidecar.engine
     log = vault.root.parent / "mcp.log"

@@ -61,10 +61,11 @@ async def test_lists_three_read_only_tools_with_schemas(vault: VaultOnDisk, fake
     }
     assert {"folder", "tag"} <= set(search["properties"])
     assert tools["ask_vault"].input_schema["required"] == ["question"]
+    assert tools["ask_vault"].input_schema["properties"]["force"]["default"] is False
     assert tools["get_note_section"].input_schema["required"] == ["path", "heading"]
     ask_schema = tools["ask_vault"].output_schema
     assert ask_schema is not None
-    assert set(ask_schema["properties"]) >= {"answer", "citations", "sources"}
+    assert set(ask_schema["properties"]) >= {"answer", "citations", "sources", "abstained", "reason", "closest"}
 
 
 # (query, folder, tag)
@@ -122,6 +123,26 @@ async def test_ask_answers_with_numbered_sources(vault: VaultOnDisk, fake_ollama
     # The model got the question with the numbered sources, as the sidecar sends them.
     assert "5433" in json.dumps(fake_ollama.fake.calls("/api/chat")[0]["messages"])
     assert "ollama pull llama3.2:3b" in missing
+
+
+async def test_ask_abstains_on_what_the_notes_do_not_cover(vault: VaultOnDisk, fake_ollama: RunningOllama) -> None:
+    await index_with_cli(vault, fake_ollama)
+    fake_ollama.fake.scripts.append(ChatScript(tokens=["Nothing about sailing here [1]."]))
+    async with mcp_client(vault.root, vault.data_root, fake_ollama.url, vault.root.parent / "mcp.log") as client:
+        await client.eventually(lambda: dense_ready(client), "semantic search")
+        question = "Which regatta did the yacht Zephyrine win?"
+        abstained = await client.ask(question)
+        chats_after_abstaining = len(fake_ollama.fake.calls("/api/chat"))
+        forced = await client.ask(question, force=True)
+    assert (abstained.abstained, abstained.no_results, abstained.sources) == (True, True, [])
+    assert abstained.reason.startswith("Your notes do not seem to cover this question")
+    assert abstained.closest
+    assert len({note.path for note in abstained.closest}) == len(abstained.closest)
+    assert all(note.dense_score is not None for note in abstained.closest)
+    assert chats_after_abstaining == 0
+    assert (forced.abstained, forced.answer, forced.closest) == (False, "Nothing about sailing here [1].", [])
+    assert forced.reason.startswith("Sent anyway as you asked")
+    assert forced.sources
 
 
 async def test_excluded_notes_never_come_out(vault: VaultOnDisk, fake_ollama: RunningOllama) -> None:

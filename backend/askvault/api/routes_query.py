@@ -57,7 +57,7 @@ async def ask(request: web.Request) -> web.StreamResponse:
     services = request.app[SERVICES]
     with request.app[STREAMS].track():
         async with request.app[GATE].slot():
-            events = services.answerer.run(query.question, query.history, query.k, query.filters)
+            events = services.answerer.run(query.question, query.history, query.k, query.filters, force=query.force)
             try:
                 # The first event is awaited before any byte is sent, so a failure up to retrieval is a
                 # plain HTTP error with its status; after that, failures travel as an `error` line.

@@ -22,11 +22,18 @@ class JsonEvent(Protocol):
 
 class Answerer(Protocol):
     def run(
-        self, question: str, history: Sequence[Message], k: int | None, filters: SearchFilters | None
+        self,
+        question: str,
+        history: Sequence[Message],
+        k: int | None,
+        filters: SearchFilters | None,
+        *,
+        force: bool = False,
     ) -> AsyncIterator[JsonEvent]:
         """Streams `retrieval`, `token`…, then `done` or `error` (see docs/api.md).
 
-        `k` None means the pipeline's own default. Raising before the first event turns into an HTTP error;
+        `k` None means the pipeline's own default; `force` sends the notes even when the relevance decision
+        would keep them back. Raising before the first event turns into an HTTP error;
         raising later becomes an `error` event. Closing the iterator (the client went away) must stop the
         generation upstream.
         """

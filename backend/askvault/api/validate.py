@@ -40,6 +40,8 @@ class AskRequest:
     history: tuple[Message, ...] = ()
     k: int | None = None
     filters: SearchFilters | None = None
+    force: bool = False
+    """Send the closest notes to the model even when the relevance decision says they do not cover the question."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,8 +201,18 @@ def _turn(index: int, value: object) -> Message:
     return Message(role="user" if role == "user" else "assistant", content=content)
 
 
+def _flag(body: Mapping[str, object], field: str) -> bool:
+    """An optional boolean; null counts as absent (false)."""
+    value = body.get(field)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise BadRequest(f"{field} must be true or false")
+    return value
+
+
 def parse_ask(body: Json) -> AskRequest:
-    _only(body, {"question", "history", "k", "filters"})
+    _only(body, {"question", "history", "k", "filters", "force"})
     history = body.get("history")
     if history is None:
         history = []
@@ -213,14 +225,10 @@ def parse_ask(body: Json) -> AskRequest:
         history=tuple(_turn(i, turn) for i, turn in enumerate(history)),
         k=_k(body),
         filters=parse_filters(body.get("filters")),
+        force=_flag(body, "force"),
     )
 
 
 def parse_reindex(body: Json) -> ReindexRequest:
     _only(body, {"full"})
-    full = body.get("full")
-    if full is None:
-        return ReindexRequest()
-    if not isinstance(full, bool):
-        raise BadRequest("full must be true or false")
-    return ReindexRequest(full=full)
+    return ReindexRequest(full=_flag(body, "full"))

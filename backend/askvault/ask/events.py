@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
+from askvault.ask.relevance import RelevanceDecision
 from askvault.ask.rerank import RerankReport
 from askvault.generate.answer_safety import Neutralised
 from askvault.model import DateScopeReport, Hit, Message, TermStat
@@ -40,6 +41,8 @@ class SourceRef:
             "dense_rank": self.hit.dense_rank,
             "keyword_rank": self.hit.keyword_rank,
             "fused_score": self.hit.fused_score,
+            "dense_score": _rounded(self.hit.dense_score),
+            "keyword_score": _rounded(self.hit.keyword_score),
             "sent": self.sent,
         }
         if self.hit.boosts:
@@ -48,6 +51,31 @@ class SourceRef:
         if self.hit.via is not None:
             shape["via"] = self.hit.via
         return shape
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def relevance_json(decision: RelevanceDecision) -> JsonObject:
+    """The retrieval event's `relevance` object (docs/api.md)."""
+    signals = decision.signals
+    return {
+        "answer": decision.answer,
+        "score": round(decision.score, 4),
+        "threshold": decision.threshold,
+        "signals": {
+            "top_dense": _rounded(signals.top_dense),
+            "keyword_strength": _rounded(signals.keyword_strength),
+            "term_coverage": _rounded(signals.term_coverage),
+            "legs_agree": signals.legs_agree,
+            "dense_gap": _rounded(signals.dense_gap),
+            "dense_available": signals.dense_available,
+        },
+        "calibration": {"model": decision.calibration_model, "source": decision.calibration_source},
+        "forced": decision.forced,
+        "reason": decision.reason,
+    }
 
 
 def rerank_json(report: RerankReport) -> JsonObject:
@@ -85,6 +113,10 @@ class RetrievalEvent:
     """What the reranker did; None when reranking is off (or nothing was found, so nothing was reranked)."""
     date_scope: DateScopeReport | None = None
     """The question's date phrase and whether retrieval applied it (null when none was used)."""
+    relevance: RelevanceDecision | None = None
+    """Whether the notes seemed to cover the question, and so went to the model (None only from old callers)."""
+    closest: tuple[SourceRef, ...] = ()
+    """When the decision kept the notes back: the best chunk of each of the closest notes, none of them sent."""
 
     @property
     def sent(self) -> tuple[str, ...]:
@@ -104,6 +136,8 @@ class RetrievalEvent:
             "timings_ms": {"embed": self.embed_ms, "retrieval": self.retrieval_ms},
             "rerank": rerank_json(self.rerank) if self.rerank is not None else None,
             "date_scope": self._date_scope_json(),
+            "relevance": relevance_json(self.relevance) if self.relevance is not None else None,
+            "closest": [s.to_json() for s in self.closest],
         }
 
     def _date_scope_json(self) -> JsonObject | None:

@@ -2,28 +2,34 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import AsyncGenerator, Sequence
 from contextlib import aclosing
 
-from askvault.ask.events import AskEvent, DoneEvent, ErrorEvent, Metrics, RetrievalEvent, SourceRef, TokenEvent
+from askvault.ask.events import AskEvent, DoneEvent, Metrics, RetrievalEvent, SourceRef, TokenEvent
+from askvault.ask.generation import generate_answer
+from askvault.ask.relevance import FALLBACK, Calibration, RelevanceDecision, decide, relevance_signals
 from askvault.ask.rerank import Reranker, RerankReport
 from askvault.ask.rewrite import Rewrite, rewrite_question
 from askvault.ask.tracing import NoopTracer, Tracer, safe_record
 from askvault.config import PromptParams, RetrievalParams
-from askvault.errors import BadRequest, ModelError, ModelStreamBroken
-from askvault.generate.answer_safety import neutralise_answer
-from askvault.generate.citations import check_citations
+from askvault.errors import BadRequest
 from askvault.generate.prompt import Prompt, bound_history, build_prompt
-from askvault.generate.protocol import ChatDone, ChatModel
+from askvault.generate.protocol import ChatModel
 from askvault.model import Hit, Message, Scalar, SearchFilters, SearchResult
 from askvault.retrieve.protocol import Searcher
 
 log = logging.getLogger(__name__)
 
 NO_RESULTS_ANSWER = "I couldn't find anything about this in your vault."
+NOT_COVERED_ANSWER = (
+    "Your notes don't seem to cover this, so no model was asked. The closest notes are listed below, not used."
+)
 MAX_K = 50
+CLOSEST_NOTES = 5
+"""How many notes an abstention lists as closest."""
 
 
 def is_relevant(hit: Hit, min_dense_score: float) -> bool:
@@ -35,6 +41,20 @@ def is_relevant(hit: Hit, min_dense_score: float) -> bool:
     if hit.keyword_rank is not None:
         return True
     return hit.dense_rank is not None and (hit.dense_score is None or hit.dense_score >= min_dense_score)
+
+
+def closest_notes(hits: Sequence[Hit], limit: int = CLOSEST_NOTES) -> tuple[SourceRef, ...]:
+    """The best chunk of each of the first `limit` notes of the ranking, none of them sent."""
+    seen: set[str] = set()
+    closest: list[SourceRef] = []
+    for hit in hits:
+        if hit.chunk.path in seen:
+            continue
+        seen.add(hit.chunk.path)
+        closest.append(SourceRef(None, hit))
+        if len(closest) == limit:
+            break
+    return tuple(closest)
 
 
 def _ms(seconds: float) -> float:
@@ -65,6 +85,7 @@ class AnswerPipeline:
         tracer: Tracer | None = None,
         rewrite_timeout_s: float = 30.0,
         reranker: Reranker | None = None,
+        calibration: Calibration = FALLBACK,
     ) -> None:
         self._searcher = searcher
         self._chat = chat
@@ -74,6 +95,8 @@ class AnswerPipeline:
         self._rewrite_timeout_s = rewrite_timeout_s
         self._reranker = reranker
         """None: no reranking (the default); wiring passes one only when `retrieval.rerank` is on."""
+        self._calibration = calibration
+        """How this embedder's relevance signals are weighed (`relevance.calibration_for` in the wiring)."""
 
     async def run(
         self,
@@ -81,8 +104,14 @@ class AnswerPipeline:
         history: Sequence[Message] = (),
         k: int | None = None,
         filters: SearchFilters | None = None,
+        *,
+        force: bool = False,
     ) -> AsyncGenerator[AskEvent, None]:
         """Yields one RetrievalEvent, zero or more TokenEvents, then one DoneEvent or ErrorEvent.
+
+        Before any model sees the notes, the relevance decision (`ask.relevance`) asks whether they seem to cover
+        the question; when not, no model is called (no rerank, no answer) and the closest notes are listed instead,
+        unless `force` sends them anyway. A follow-up's rewrite still runs first: retrieval needs its query.
 
         Raises (before the first event, so an HTTP layer can still answer with a status) BadRequest for an
         empty question or k outside 1..50, and whatever the searcher raises (StoreError). After the first
@@ -105,20 +134,58 @@ class AnswerPipeline:
         result = await self._searcher.search(rewrite.query, fetch, "hybrid", filters)
         embed_ms, retrieval_ms = split_search_timings(result, time.perf_counter() - search_started)
 
-        hits, rerank = await self._rerank(rewrite.query, result.hits, want)
-        relevant = [hit for hit in hits if is_relevant(hit, self._retrieval.min_dense_score)]
-        prompt = build_prompt(question, relevant, self._prompt, turns) if relevant else None
-        retrieval = self._retrieval_event(question, rewrite, result, hits, prompt, embed_ms, retrieval_ms, rerank)
+        # Judged on the first `want` hits whatever the reranker fetched, so the signals match a plain top-k search.
+        ranked = result.hits[:want]
+        decision = decide(relevance_signals(dataclasses.replace(result, hits=ranked)), self._calibration, force=force)
+        rerank: RerankReport | None = None
+        prompt: Prompt | None = None
+        closest: tuple[SourceRef, ...] = ()
+        if decision.answer:
+            ranked, rerank = await self._rerank(rewrite.query, result.hits, want)
+            relevant = [hit for hit in ranked if is_relevant(hit, self._retrieval.min_dense_score)]
+            prompt = build_prompt(question, relevant, self._prompt, turns) if relevant else None
+        else:
+            closest = closest_notes(ranked)
+        retrieval = self._retrieval_event(question, rewrite, result, ranked, prompt, (embed_ms, retrieval_ms), rerank)
+        retrieval = dataclasses.replace(retrieval, relevance=decision, closest=closest)
+        self._record_retrieval(result, retrieval, decision, rerank)
+        yield retrieval
+
+        if prompt is None:
+            text = NOT_COVERED_ANSWER if closest else NO_RESULTS_ANSWER
+            yield TokenEvent(text)
+            total = max(_ms(time.perf_counter() - started), round(embed_ms + retrieval_ms, 1))
+            metrics = Metrics(embed_ms, retrieval_ms, None, None, total, None, None)
+            yield DoneEvent(text, (), (), True, metrics)
+            return
+
+        # aclosing: when our consumer closes us, the inner generator (and with it the model stream) closes now,
+        # not whenever the garbage collector gets to it.
+        answer = generate_answer(self._chat, self._tracer, prompt, started, embed_ms, retrieval_ms)
+        async with aclosing(answer) as events:
+            async for event in events:
+                yield event
+
+    def _record_retrieval(
+        self,
+        result: SearchResult,
+        retrieval: RetrievalEvent,
+        decision: RelevanceDecision,
+        rerank: RerankReport | None,
+    ) -> None:
         safe_record(
             self._tracer,
             "retrieval",
             {
                 "hits": len(result.hits),
-                "relevant": len(relevant),
+                "relevant": sum(is_relevant(s.hit, self._retrieval.min_dense_score) for s in retrieval.sources),
                 "sent": len(retrieval.sent),
                 "dense_available": result.dense_available,
-                "embed_ms": embed_ms,
-                "retrieval_ms": retrieval_ms,
+                "embed_ms": retrieval.embed_ms,
+                "retrieval_ms": retrieval.retrieval_ms,
+                "relevance_answer": decision.answer,
+                "relevance_score": round(decision.score, 4),
+                "relevance_forced": decision.forced,
             },
         )
         if rerank is not None:
@@ -130,20 +197,6 @@ class AnswerPipeline:
                 "ms": rerank.ms,
             }
             safe_record(self._tracer, "rerank", attributes)
-        yield retrieval
-
-        if prompt is None:
-            yield TokenEvent(NO_RESULTS_ANSWER)
-            total = max(_ms(time.perf_counter() - started), round(embed_ms + retrieval_ms, 1))
-            metrics = Metrics(embed_ms, retrieval_ms, None, None, total, None, None)
-            yield DoneEvent(NO_RESULTS_ANSWER, (), (), True, metrics)
-            return
-
-        # aclosing: when our consumer closes us, the inner generator (and with it the model stream) closes now,
-        # not whenever the garbage collector gets to it.
-        async with aclosing(self._generate(prompt, started, embed_ms, retrieval_ms)) as events:
-            async for event in events:
-                yield event
 
     async def _rerank(self, query: str, hits: Sequence[Hit], want: int) -> tuple[list[Hit], RerankReport | None]:
         """The hits to use (at most `want`): the reranked relevant candidates first, then the rest in fused order.
@@ -174,15 +227,15 @@ class AnswerPipeline:
         result: SearchResult,
         hits: Sequence[Hit],
         prompt: Prompt | None,
-        embed_ms: float,
-        retrieval_ms: float,
+        timings: tuple[float, float],
         rerank: RerankReport | None,
     ) -> RetrievalEvent:
-        sources: list[SourceRef] = []
-        if prompt is not None:
-            sent_ids = {hit.chunk.id for hit in prompt.sent}
-            sources = [SourceRef(n, hit) for n, hit in enumerate(prompt.sent, start=1)]
-            sources += [SourceRef(None, hit) for hit in hits if hit.chunk.id not in sent_ids]
+        """Sources: the sent ones in prompt order, then the rest of the ranking (all of it when nothing was sent)."""
+        sent = prompt.sent if prompt is not None else ()
+        sent_ids = {hit.chunk.id for hit in sent}
+        sources = [SourceRef(n, hit) for n, hit in enumerate(sent, start=1)]
+        sources += [SourceRef(None, hit) for hit in hits if hit.chunk.id not in sent_ids]
+        embed_ms, retrieval_ms = timings
         return RetrievalEvent(
             question=question,
             query=rewrite.query,
@@ -196,71 +249,3 @@ class AnswerPipeline:
             rerank=rerank,
             date_scope=result.date_scope,
         )
-
-    async def _generate(
-        self, prompt: Prompt, started: float, embed_ms: float, retrieval_ms: float
-    ) -> AsyncGenerator[AskEvent, None]:
-        parts: list[str] = []
-        first_token_ms: float | None = None
-        done: ChatDone | None = None
-        generation_started = time.perf_counter()
-        stream = self._chat.stream(prompt.messages)
-        try:
-            async for event in stream:
-                if isinstance(event, ChatDone):
-                    done = event
-                    break
-                if not event.text:
-                    continue
-                if first_token_ms is None:
-                    first_token_ms = _ms(time.perf_counter() - generation_started)
-                parts.append(event.text)
-                yield TokenEvent(event.text)
-            if done is None:
-                raise ModelStreamBroken("The model's answer ended without its closing message")
-        except ModelError as exc:
-            safe_record(self._tracer, "error", {"code": exc.code, "partial_chars": len("".join(parts))})
-            yield ErrorEvent(exc.code, exc.message, neutralise_answer("".join(parts)).text)
-            return
-        except Exception:
-            # The stream is already committed; an unexpected failure still ends it with a proper event.
-            log.exception("answer generation failed unexpectedly")
-            safe_record(self._tracer, "error", {"code": "internal", "partial_chars": len("".join(parts))})
-            partial = neutralise_answer("".join(parts)).text
-            yield ErrorEvent("internal", "Generating the answer failed unexpectedly", partial)
-            return
-        finally:
-            aclose = getattr(stream, "aclose", None)
-            if aclose is not None:
-                await aclose()
-
-        generation_ms = _ms(time.perf_counter() - generation_started)
-        answer = "".join(parts)
-        # Tokens stream as the model wrote them; the final answer is what a client should keep and render.
-        safe = neutralise_answer(answer)
-        answer = safe.text
-        cited = check_citations(answer, len(prompt.sent))
-        total = max(_ms(time.perf_counter() - started), round(embed_ms + retrieval_ms + generation_ms, 1))
-        metrics = Metrics(
-            embed_ms=embed_ms,
-            retrieval_ms=retrieval_ms,
-            first_token_ms=first_token_ms,
-            generation_ms=generation_ms,
-            total_ms=total,
-            prompt_tokens=done.prompt_tokens,
-            completion_tokens=done.completion_tokens,
-        )
-        safe_record(
-            self._tracer,
-            "generation",
-            {
-                "first_token_ms": first_token_ms,
-                "generation_ms": generation_ms,
-                "prompt_tokens": done.prompt_tokens,
-                "completion_tokens": done.completion_tokens,
-                "done_reason": done.done_reason,
-                "citations": len(cited.valid),
-                "invalid_citations": len(cited.invalid),
-            },
-        )
-        yield DoneEvent(answer, cited.valid, cited.invalid, False, metrics, safe.neutralised)

@@ -6,6 +6,7 @@ import click
 
 from askvault import __version__
 from askvault.cli.admin_cmd import install_plugin, token
+from askvault.cli.calibrate_cmd import calibrate_command
 from askvault.cli.eval_cmd import eval_command
 from askvault.cli.index_cmd import index
 from askvault.cli.mcp_cmd import mcp_command
@@ -19,7 +20,7 @@ def cli() -> None:
     """Ask questions of your Obsidian vault, locally: hybrid search and cited answers from Ollama."""
 
 
-for command in (serve, index, search, ask, eval_command, mcp_command, install_plugin, token):
+for command in (serve, index, search, ask, eval_command, calibrate_command, mcp_command, install_plugin, token):
     cli.add_command(command)
 
 

@@ -31,7 +31,7 @@ from askvault.wiring import Engine, open_engine
 
 def eval_modes(engine: Engine) -> ModeRegistry:
     """The modes `--modes` can name. A new mode registers here; the runner needs no change."""
-    registry = searcher_modes(engine.searcher)
+    registry = searcher_modes(engine.searcher, engine.config.retrieval.top_k)
     registry.add(rerank_mode(engine.searcher, engine.reranker, engine.config.retrieval.rerank_candidates))
     # The yardstick reads the manifest on its first search, after the index run: the notes the product indexed.
     config = engine.config

@@ -76,16 +76,30 @@ async def _search(
 @click.option("-k", "k", type=click.IntRange(1, 50), default=None, help="How many sources to retrieve.")
 @click.option("--folder", help="Only notes under this folder.")
 @click.option("--tag", help="Only notes with this tag.")
+@click.option(
+    "--force", is_flag=True, help="Send the closest notes to the model even when they do not seem to cover it."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of streaming.")
 @click.option("-v", "--verbose", is_flag=True)
 @handles_errors
 def ask(
-    question: str, k: int | None, folder: str | None, tag: str | None, as_json: bool, verbose: bool, **params: object
+    question: str,
+    k: int | None,
+    folder: str | None,
+    tag: str | None,
+    force: bool,
+    as_json: bool,
+    verbose: bool,
+    **params: object,
 ) -> None:
-    """Ask a question; the answer streams as it is written, then its numbered sources."""
+    """Ask a question; the answer streams as it is written, then its numbered sources.
+
+    When the notes do not seem to cover the question, no model is asked: the closest notes are listed
+    instead, and --force sends them anyway.
+    """
     setup_logging(verbose)
     config = build_config(params)
-    result = asyncio.run(_ask(config, question, k, _filters(folder, tag), stream=not as_json))
+    result = asyncio.run(_ask(config, question, k, _filters(folder, tag), stream=not as_json, force=force))
     if as_json:
         click.echo(json.dumps(result, indent=2, ensure_ascii=False))
     if result.get("error"):
@@ -93,14 +107,14 @@ def ask(
 
 
 async def _ask(
-    config: Config, question: str, k: int | None, filters: SearchFilters | None, stream: bool
+    config: Config, question: str, k: int | None, filters: SearchFilters | None, stream: bool, force: bool
 ) -> dict[str, object]:
     answer: list[str] = []
     retrieval: Mapping[str, object] = {}
     done: Mapping[str, object] = {}
     error: Mapping[str, object] | None = None
     async with open_engine(config) as engine:
-        async for event in engine.pipeline.run(question, (), k, filters):
+        async for event in engine.pipeline.run(question, (), k, filters, force=force):
             body = event.to_json()
             kind = body.get("type")
             if kind == "retrieval":
@@ -124,6 +138,10 @@ async def _ask(
         "sources": sources,
         "sent": retrieval.get("sent", []),
         "metrics": done.get("metrics", {}),
+        "relevance": retrieval.get("relevance"),
+        "closest": [
+            {key: source.get(key) for key in _CLOSEST_KEYS} for source in _list_of_maps(retrieval.get("closest"))
+        ],
     }
     if retrieval.get("rerank") is not None:
         result["rerank"] = retrieval["rerank"]  # only with --rerank: the default output keeps its shape
@@ -147,6 +165,9 @@ _SOURCE_KEYS = (
     "keyword_rank",
     "fused_score",
 )
+
+
+_CLOSEST_KEYS = ("id", "path", "heading_path", "start_line", "end_line", "dense_score", "keyword_score")
 
 
 def _list_of_maps(value: object) -> list[Mapping[str, object]]:

@@ -73,6 +73,7 @@ def render_ask_footer(result: Mapping[str, object]) -> str:
             if isinstance(source, Mapping):
                 lines_range = f"lines {source.get('start_line')}–{source.get('end_line')}"
                 lines.append(f"  [{source.get('n')}] {_trail(source)} ({lines_range})")
+    lines.extend(render_relevance(result))
     rerank = result.get("rerank")
     if isinstance(rerank, Mapping):
         lines.append(render_rerank(rerank))
@@ -90,3 +91,26 @@ def render_rerank(rerank: Mapping[str, object]) -> str:
         what = "reordered" if rerank.get("order_changed") else "kept the fused order"
         return f"rerank: {what} the top {rerank.get('candidates')} ({took})"
     return f"rerank: fell back to the fused order: {rerank.get('fallback_reason')} — {rerank.get('detail')} ({took})"
+
+
+def _score(value: object) -> str:
+    return f"{value:.4f}" if isinstance(value, int | float) and not isinstance(value, bool) else "–"
+
+
+def render_relevance(result: Mapping[str, object]) -> list[str]:
+    """When the notes were kept back (or sent only because of --force): why, and the closest notes with scores."""
+    relevance = result.get("relevance")
+    if not isinstance(relevance, Mapping) or (relevance.get("answer") and not relevance.get("forced")):
+        return []
+    lines = ["", str(relevance.get("reason", ""))]
+    listed = result.get("closest")
+    closest = [item for item in listed if isinstance(item, Mapping)] if isinstance(listed, list) else []
+    if closest:
+        lines.append("Closest notes, not used:")
+        for note in closest:
+            lines_range = f"lines {note.get('start_line')}–{note.get('end_line')}"
+            scores = f"dense {_score(note.get('dense_score'))} · bm25 {_score(note.get('keyword_score'))}"
+            lines.append(f"  {_trail(note)} ({lines_range})  {scores}")
+    if not relevance.get("answer"):
+        lines.append("Ask anyway with --force.")
+    return lines

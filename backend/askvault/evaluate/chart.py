@@ -52,3 +52,27 @@ def write_chart(summary: Mapping[str, JsonValue], modes: Sequence[str], k: int, 
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, format="png", metadata={"Software": None})
+
+
+def write_tradeoff_chart(curves: Mapping[str, Sequence[tuple[float, float, float]]], path: Path, title: str) -> None:
+    """The abstention trade-off per held-out vault: answerable wrongly abstained (x) against negatives abstained
+    (y), one line per vault over a grid of thresholds; the same numbers give the same bytes."""
+    figure = Figure(figsize=(5.0, 4.2), dpi=100)
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    for index, (vault, curve) in enumerate(sorted(curves.items())):
+        xs = [wrong for _, wrong, _ in curve]
+        ys = [right for _, _, right in curve]
+        axes.plot(xs, ys, marker=".", markersize=3, label=vault, color=PALETTE[index % len(PALETTE)])
+    axes.axvline(0.03, color="#999999", linestyle="--", linewidth=0.8)
+    axes.axhline(0.80, color="#999999", linestyle="--", linewidth=0.8)
+    axes.set_xlim(0, 1)
+    axes.set_ylim(0, 1.02)
+    axes.set_xlabel("answerable questions abstained")
+    axes.set_ylabel("negative questions abstained")
+    axes.set_title(title, fontsize=10)
+    axes.legend(fontsize=8, loc="lower right", frameon=False)
+    axes.grid(alpha=0.3)
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, format="png", metadata={"Software": None})

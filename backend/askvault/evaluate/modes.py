@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from askvault.ask.relevance import RelevanceSignals, relevance_signals
 from askvault.ask.rerank import Reranker
 from askvault.errors import ConfigError, ModelError
 from askvault.evaluate.metrics import JsonValue
-from askvault.model import Hit, SearchMode
+from askvault.model import Hit, SearchMode, SearchResult
 from askvault.retrieve.protocol import Searcher
 
 Retrieve = Callable[[str, int], Awaitable[Sequence[Hit]]]
@@ -29,6 +31,9 @@ class EvalMode:
     """True when the figures are meaningless without the embedding model (the run refuses to start then)."""
     stats: Callable[[], dict[str, JsonValue]] | None = None
     """Figures the mode gathered over the run (the reranker's outcomes), put in the report's metadata."""
+    relevance: Callable[[], RelevanceSignals | None] | None = None
+    """The relevance signals of the mode's last search, as the answer pipeline would see them (hybrid only), so
+    the run can report and calibrate the "not in your notes" decision."""
 
 
 class ModeRegistry:
@@ -59,24 +64,40 @@ class ModeRegistry:
         return [self._modes[name] for name in names]
 
 
-async def _search(searcher: Searcher, question: str, k: int, mode: SearchMode) -> Sequence[Hit]:
+async def _search_result(searcher: Searcher, question: str, k: int, mode: SearchMode) -> SearchResult:
     result = await searcher.search(question, k, mode)
     if mode == "hybrid" and not result.dense_available:
         # Hybrid quietly falls back to keywords for users; for a measurement that would be a lie.
         raise ModelError("the embedding model stopped answering during the run; hybrid figures would be keyword-only")
-    return result.hits
+    return result
 
 
-def _searcher_mode(searcher: Searcher, mode: SearchMode) -> EvalMode:
+async def _search(searcher: Searcher, question: str, k: int, mode: SearchMode) -> Sequence[Hit]:
+    return (await _search_result(searcher, question, k, mode)).hits
+
+
+def _searcher_mode(searcher: Searcher, mode: SearchMode, answer_k: int) -> EvalMode:
+    last: list[RelevanceSignals] = []
+
     async def retrieve(question: str, k: int) -> Sequence[Hit]:
-        return await _search(searcher, question, k, mode)
+        result = await _search_result(searcher, question, max(k, answer_k), mode)
+        if mode == "hybrid":
+            # The pipeline decides on the `answer_k` hits it fetched for an answer; the signals here do the same.
+            last[:] = [relevance_signals(dataclasses.replace(result, hits=result.hits[:answer_k]))]
+        return result.hits[:k]
 
-    return EvalMode(name=mode, retrieve=retrieve, needs_dense=mode != "keyword")
+    def relevance() -> RelevanceSignals | None:
+        return last[0] if last else None
+
+    return EvalMode(
+        name=mode, retrieve=retrieve, needs_dense=mode != "keyword", relevance=relevance if mode == "hybrid" else None
+    )
 
 
-def searcher_modes(searcher: Searcher) -> ModeRegistry:
-    """The three built-in modes, each a `Searcher` mode of the same name."""
-    return ModeRegistry(_searcher_mode(searcher, mode) for mode in BUILTIN_MODES)
+def searcher_modes(searcher: Searcher, answer_k: int = 8) -> ModeRegistry:
+    """The three built-in modes, each a `Searcher` mode of the same name; `answer_k` is how many hits the answer
+    pipeline fetches (`retrieval.top_k`), which the hybrid mode's relevance signals are computed on."""
+    return ModeRegistry(_searcher_mode(searcher, mode, answer_k) for mode in BUILTIN_MODES)
 
 
 def rerank_mode(searcher: Searcher, reranker: Reranker, candidates: int) -> EvalMode:

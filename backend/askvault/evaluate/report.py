@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from askvault.ask.relevance import RelevanceSignals
 from askvault.evaluate.metrics import JsonValue
 from askvault.evaluate.runner import EvalResult, HitRecord, ModeRun
 
@@ -38,6 +39,18 @@ def _run_json(run: ModeRun) -> dict[str, JsonValue]:
         "top_score": score.top_score,
         "seconds": run.seconds,
         "hits": [_hit_json(hit) for hit in run.hits],
+        "relevance": _signals_json(run.relevance) if run.relevance is not None else None,
+    }
+
+
+def _signals_json(signals: RelevanceSignals) -> dict[str, JsonValue]:
+    return {
+        "top_dense": signals.top_dense,
+        "keyword_strength": signals.keyword_strength,
+        "term_coverage": signals.term_coverage,
+        "legs_agree": signals.legs_agree,
+        "dense_gap": signals.dense_gap,
+        "dense_available": signals.dense_available,
     }
 
 

@@ -11,6 +11,7 @@ from datetime import datetime
 from datetime import time as clock_time
 from pathlib import Path
 
+from askvault.ask.relevance import RelevanceSignals
 from askvault.errors import ConfigError, NoteError
 from askvault.evaluate.metrics import JsonValue, QuestionScore, evidence_hit_at_k, score_question, summarise
 from askvault.evaluate.modes import EvalMode
@@ -95,6 +96,8 @@ class ModeRun:
     hits: tuple[HitRecord, ...]
     seconds: float = 0.0
     """Wall time of the mode's retrieval for this question (search, plus reranking in the rerank mode)."""
+    relevance: RelevanceSignals | None = None
+    """The "not in your notes" signals of this search (hybrid only), for reporting and calibrating the decision."""
 
     @property
     def first_evidence_rank(self) -> int | None:
@@ -192,6 +195,7 @@ async def run_mode(question: Question, mode: EvalMode, ks: Sequence[int], lines:
     with pinned:
         hits = list(await mode.retrieve(question.question, max(ks)))[: max(ks)]
     seconds = round(time.perf_counter() - started, 4)
+    relevance = mode.relevance() if mode.relevance is not None else None
     pairs = [_record(rank, hit, question, lines) for rank, hit in enumerate(hits, start=1)]
     records = tuple(record for record, _ in pairs)
     score = score_question(
@@ -205,7 +209,7 @@ async def run_mode(question: Question, mode: EvalMode, ks: Sequence[int], lines:
         top_score=records[0].fused_score if records else None,
         ks=ks,
     )
-    return ModeRun(question=question, score=score, hits=records, seconds=seconds)
+    return ModeRun(question=question, score=score, hits=records, seconds=seconds, relevance=relevance)
 
 
 async def run_evaluation(

@@ -34,8 +34,9 @@ class VaultBackend(Protocol):
         """The `POST /api/search` body for a hybrid search."""
         ...
 
-    async def ask(self, question: str) -> list[Json]:
-        """The answer's events as docs/api.md objects: `retrieval`, `token`…, then `done` or `error`."""
+    async def ask(self, question: str, force: bool = False) -> list[Json]:
+        """The answer's events as docs/api.md objects: `retrieval`, `token`…, then `done` or `error`; `force` sends
+        the notes to the model even when they do not seem to cover the question."""
         ...
 
 
@@ -49,8 +50,8 @@ class LocalBackend:
     async def search(self, query: str, k: int, filters: SearchFilters | None) -> Json:
         return search_result_to_json(await self._searcher.search(query, k, "hybrid", filters))
 
-    async def ask(self, question: str) -> list[Json]:
-        async with aclosing(self._pipeline.run(question)) as events:
+    async def ask(self, question: str, force: bool = False) -> list[Json]:
+        async with aclosing(self._pipeline.run(question, force=force)) as events:
             return [event.to_json() async for event in events]
 
 
@@ -120,9 +121,11 @@ class SidecarBackend:
             raise SidecarUnavailable("the sidecar's search answer was not a JSON object")
         return data
 
-    async def ask(self, question: str) -> list[Json]:
+    async def ask(self, question: str, force: bool = False) -> list[Json]:
         events: list[Json] = []
-        async with self._post("/api/ask", {"question": question}) as response:
+        # `force` only when set: a sidecar older than the relevance decision refuses fields it does not know.
+        body: dict[str, object] = {"question": question, "force": True} if force else {"question": question}
+        async with self._post("/api/ask", body) as response:
             await _raise_for_error(response)
             async for raw in response.content:
                 if not raw.strip():

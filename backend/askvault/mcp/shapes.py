@@ -47,13 +47,33 @@ class AskSource(BaseModel):
     cited: bool = Field(description="Whether the answer cites this source")
 
 
+class ClosestNote(BaseModel):
+    path: str = Field(description="Vault-relative path of the note")
+    title: str
+    heading: str = Field(description=HEADING_HELP)
+    start_line: int
+    end_line: int
+    dense_score: float | None = Field(
+        default=None, description="Semantic similarity (cosine) to the question; null when missed"
+    )
+    keyword_score: float | None = Field(
+        default=None, description="Keyword (BM25) score; null when no question word occurs in it"
+    )
+
+
 class AskOutput(BaseModel):
     question: str
     answer: str = Field(description="The answer, written by the local model from the sources, citing them as [n]")
     citations: list[int] = Field(description="The source numbers the answer cites")
     invalid_citations: list[int] = Field(description="Numbers the answer cites that match no source; disregard them")
-    no_results: bool = Field(description="True when nothing relevant was found (the model was not asked)")
+    no_results: bool = Field(description="True when the model was not asked (nothing found, or abstained)")
     sources: list[AskSource] = Field(description="The numbered sources sent to the model, in [n] order")
+    abstained: bool = Field(
+        description="True when the notes did not seem to cover the question, so no model was asked; `closest` lists "
+        "the nearest notes. Ask again with force=true to have the model answer from them anyway"
+    )
+    reason: str = Field(description="Why the notes were (or were not) used, in one sentence")
+    closest: list[ClosestNote] = Field(description="When abstained: the closest notes, not used; else empty")
 
 
 class SectionOutput(BaseModel):
@@ -123,6 +143,8 @@ def ask_output(events: Sequence[Mapping[str, object]]) -> AskOutput:
         AskSource.model_validate({**item, "heading": _trail(item), "cited": item.get("n") in citations})
         for item in sorted(sent, key=lambda item: int(str(item.get("n"))))
     ]
+    relevance = retrieval.get("relevance")
+    decided = relevance if isinstance(relevance, Mapping) else {}
     return AskOutput(
         question=str(retrieval.get("question", "")),
         answer=str(done.get("answer", "".join(tokens))),
@@ -130,6 +152,12 @@ def ask_output(events: Sequence[Mapping[str, object]]) -> AskOutput:
         invalid_citations=_ints(done.get("invalid_citations")),
         no_results=bool(done.get("no_results", False)),
         sources=sources,
+        # A sidecar without the decision always used what it found.
+        abstained=decided.get("answer") is False,
+        reason=str(decided.get("reason", "")),
+        closest=[
+            ClosestNote.model_validate({**item, "heading": _trail(item)}) for item in _maps(retrieval.get("closest"))
+        ],
     )
 
 

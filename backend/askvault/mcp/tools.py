@@ -65,6 +65,15 @@ Question = Annotated[
     str,
     Field(min_length=1, max_length=MAX_QUERY_CHARS, description="A question about the vault's contents, in any words"),
 ]
+Force = Annotated[
+    bool,
+    Field(
+        description=(
+            "Answer from the closest notes even when they do not seem to cover the question (after an abstained "
+            "answer, when the user wants the model's reading of them anyway)"
+        )
+    ),
+]
 NotePath = Annotated[
     str,
     Field(
@@ -150,16 +159,18 @@ def build_server(backend: VaultBackend, sections: NoteSections, vault_name: str)
             return search_output(body)
 
     @server.tool(name="ask_vault", title="Ask the vault", annotations=READ_ONLY)
-    async def ask_vault(question: Question) -> AskOutput:
+    async def ask_vault(question: Question, force: Force = False) -> AskOutput:
         """Answer a question from the user's Obsidian notes, with numbered citations.
 
         Retrieves the most relevant passages, has the user's local model answer only from them, and returns
         the answer (citing sources as [n]) with the numbered sources: note path, heading trail and lines.
-        When the notes say nothing about it, `no_results` is true and no model is called. Slower than
-        search_vault (the model writes the answer); prefer search_vault when you will read the passages anyway.
+        When the notes do not seem to cover the question, no model is called: `abstained` is true, `reason`
+        says why and `closest` lists the nearest notes with their scores (force=true answers from them anyway).
+        Slower than search_vault (the model writes the answer); prefer search_vault when you will read the
+        passages anyway.
         """
         with readable_errors():
-            return ask_output(await backend.ask(_text(question, "question")))
+            return ask_output(await backend.ask(_text(question, "question"), force=force))
 
     @server.tool(name="get_note_section", title="Read a note section", annotations=READ_ONLY)
     async def get_note_section(path: NotePath, heading: Heading) -> SectionOutput:

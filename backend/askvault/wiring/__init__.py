@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from askvault.ask.pipeline import AnswerPipeline
+from askvault.ask.relevance import calibration_for
 from askvault.ask.rerank import ChatReranker
 from askvault.config import Config
 from askvault.embed.ollama import OllamaEmbedder
@@ -98,7 +99,13 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
         searcher = HybridSearcher(catalog, keywords, dense, config.retrieval, visible=guard.visible, links=links)
         reranker = ChatReranker.from_params(_rerank_chat(config, chat, stack), config.retrieval)
         pipeline = AnswerPipeline(
-            searcher, chat, config.prompt, config.retrieval, reranker=reranker if config.retrieval.rerank else None
+            searcher,
+            chat,
+            config.prompt,
+            config.retrieval,
+            reranker=reranker if config.retrieval.rerank else None,
+            # Signals mean different things under different embedders (cosines of one model are not another's).
+            calibration=calibration_for(config.ollama.embed_model),
         )
         await indexer.load()
         if sync_vectors:

@@ -39,7 +39,8 @@ export type Action =
 	| { type: "failed"; turnId: number; error: TurnError }
 	| { type: "stopped"; turnId: number }
 	| { type: "ended"; turnId: number }
-	| { type: "retry"; turnId: number }
+	/** Asks the turn's question again; `force` ("Ask anyway") sends the notes even when the sidecar abstained. */
+	| { type: "retry"; turnId: number; force?: boolean }
 	| { type: "reset" };
 
 export const emptyConversation: Conversation = { turns: [], nextId: 1 };
@@ -72,9 +73,11 @@ export function reduce(state: Conversation, action: Action): Conversation {
 			return { turns: [...state.turns, turn], nextId: state.nextId + 1 };
 		}
 		case "retry":
-			return update(state, action.turnId, (t) =>
-				isRunning(t) ? t : { ...t, status: "waiting", retrieval: null, text: "", done: null, error: null },
-			);
+			return update(state, action.turnId, (t) => {
+				if (isRunning(t)) return t;
+				const request = action.force ? { ...t.request, force: true } : t.request;
+				return { ...t, request, status: "waiting", retrieval: null, text: "", done: null, error: null };
+			});
 		case "event":
 			return update(state, action.turnId, (t) => (isRunning(t) ? applyEvent(t, action.event) : t));
 		case "failed":

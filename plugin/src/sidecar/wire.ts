@@ -89,8 +89,38 @@ export const searchBody = obj({
 });
 export type SearchBody = Infer<typeof searchBody>;
 
-const source = obj({ ...hitFields, n: nullable(num), sent: bool });
+const source = obj({
+	...hitFields,
+	n: nullable(num),
+	sent: bool,
+	/** The dense leg's cosine and the BM25 score; null where that leg missed it, and from older sidecars. */
+	dense_score: withDefault(nullable(num), null),
+	keyword_score: withDefault(nullable(num), null),
+});
 export type Source = Infer<typeof source>;
+
+/** What one search said about whether the notes cover the question (null where a leg gave nothing to measure). */
+const relevanceSignals = obj({
+	top_dense: nullable(num),
+	keyword_strength: nullable(num),
+	term_coverage: nullable(num),
+	legs_agree: bool,
+	dense_gap: nullable(num),
+	dense_available: withDefault(bool, true),
+});
+export type RelevanceSignals = Infer<typeof relevanceSignals>;
+
+/** The sidecar's decision, before any model call, whether to answer from the notes at all (docs/api.md). */
+const relevance = obj({
+	answer: bool,
+	score: num,
+	threshold: num,
+	signals: relevanceSignals,
+	calibration: obj({ model: str, source: str }),
+	forced: bool,
+	reason: str,
+});
+export type Relevance = Infer<typeof relevance>;
 
 const promptMessage = obj({ role: str, content: str });
 export type PromptMessage = Infer<typeof promptMessage>;
@@ -123,6 +153,10 @@ const retrievalEvent = obj({
 	/** Absent from sidecars older than the reranker: read as off. */
 	rerank: withDefault(nullable(rerankReport), null),
 	date_scope: dateScopeField,
+	/** Null from sidecars older than the relevance decision: they always answered. */
+	relevance: withDefault(nullable(relevance), null),
+	/** When the decision kept the notes back: the closest notes, none of them sent. */
+	closest: withDefault(arr(source), []),
 });
 const tokenEvent = obj({ type: literal("token"), text: str });
 const metrics = obj({
@@ -237,6 +271,8 @@ export interface AskRequest {
 	history?: HistoryMessage[];
 	k?: number;
 	filters?: Filters;
+	/** Send the closest notes to the model even when the sidecar judged they do not cover the question. */
+	force?: boolean;
 }
 
 export interface SearchRequest {

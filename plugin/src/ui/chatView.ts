@@ -1,16 +1,15 @@
 /** The chat pane: a conversation whose answers stream in, with citations that preview and open their notes. */
 
 import { type HoverParent, type HoverPopover, ItemView, Keymap, type WorkspaceLeaf } from "obsidian";
-import { linktextFor, openTarget, sourceByNumber } from "../answer/citations";
+import { linktextFor, openTarget } from "../answer/citations";
 import { type Action, type Conversation, emptyConversation, findTurn, historyBefore, isRunning, reduce, type Turn } from "../answer/state";
 import { isAbort, SidecarError } from "../sidecar/client";
 import type { AskRequest, Source } from "../sidecar/wire";
 import { CHAT_ICON, VIEW_TYPE_CHAT } from "../constants";
 import type { AskInput, AskVaultHost } from "../plugin/host";
+import { markedSource, SOURCE_SELECTOR } from "./citationDom";
 import { type CardContent, HoverCard } from "./hoverCard";
 import { TurnView } from "./turnView";
-
-const SOURCE_SELECTOR = "[data-ask-vault-n]";
 
 export class ChatView extends ItemView implements HoverParent {
 	hoverPopover: HoverPopover | null = null;
@@ -125,11 +124,12 @@ export class ChatView extends ItemView implements HoverParent {
 		this.inputEl.focus();
 	}
 
-	retry(turnId: number): void {
+	/** Asks a finished turn's question again; `force` ("Ask anyway") sends the notes the sidecar kept back. */
+	retry(turnId: number, force = false): void {
 		const turn = findTurn(this.conversation, turnId);
 		if (!turn || isRunning(turn)) return;
 		if (this.running) this.stop();
-		this.dispatch({ type: "retry", turnId });
+		this.dispatch({ type: "retry", turnId, force });
 		void this.run(turnId);
 	}
 
@@ -217,20 +217,17 @@ export class ChatView extends ItemView implements HoverParent {
 		const node = evt.targetNode;
 		if (!node || !node.instanceOf(HTMLElement)) return null;
 		const el = node.closest<HTMLElement>(SOURCE_SELECTOR);
-		if (!el) return null;
-		const turnId = Number(el.getAttr("data-ask-vault-turn"));
-		const n = Number(el.getAttr("data-ask-vault-n"));
-		const turn = findTurn(this.conversation, turnId);
-		const source = turn ? sourceByNumber(turn.retrieval, n) : undefined;
-		return source ? { el, source } : null;
+		const source = el ? markedSource(el, (id) => findTurn(this.conversation, id)?.retrieval ?? null) : undefined;
+		return el && source ? { el, source } : null;
 	}
 
 	private onClick(evt: MouseEvent): void {
 		const node = evt.targetNode;
 		if (node?.instanceOf(HTMLElement)) {
-			const retry = node.closest<HTMLElement>("[data-ask-vault-retry]");
+			const retry = node.closest<HTMLElement>("[data-ask-vault-retry], [data-ask-vault-force]");
 			if (retry) {
-				this.retry(Number(retry.getAttr("data-ask-vault-retry")));
+				const force = retry.hasAttribute("data-ask-vault-force");
+				this.retry(Number(retry.getAttr(force ? "data-ask-vault-force" : "data-ask-vault-retry")), force);
 				return;
 			}
 		}

@@ -65,7 +65,8 @@ export class HoverCard {
 		const { source } = content;
 		const card = this.host.createDiv({ cls: "ask-vault-hover-card", attr: { role: "tooltip" } });
 		card.setAttr("data-chunk-id", source.id);
-		card.createDiv({ cls: "ask-vault-hover-trail", text: `[${source.n ?? ""}] ${headingTrail(source)}` });
+		const label = source.n === null ? "Not used:" : `[${source.n}]`;
+		card.createDiv({ cls: "ask-vault-hover-trail", text: `${label} ${headingTrail(source)}` });
 		card.createDiv({
 			cls: "ask-vault-hover-ranks",
 			text: `Dense rank ${formatRank(source.dense_rank)} · keyword rank ${formatRank(source.keyword_rank)} · fused ${formatScore(source.fused_score)} · lines ${source.start_line}–${source.end_line}`,

@@ -10,6 +10,7 @@ import {
 	termFacts,
 	timingFacts,
 } from "../answer/inspect";
+import { relevanceFacts, verdict } from "../answer/relevance";
 import type { DoneEvent, RetrievalEvent } from "../sidecar/wire";
 
 function facts(parent: HTMLElement, items: Fact[], cls: string): void {
@@ -42,6 +43,14 @@ export function renderInspector(el: HTMLElement, retrieval: RetrievalEvent | nul
 		query.createDiv({ cls: `ask-vault-date-scope${muted}`, text: `${dates.label}: ${dates.value}` });
 	}
 
+	if (retrieval.relevance) {
+		const kind = verdict(retrieval.relevance) ?? "answered";
+		const relevance = el.createDiv({ cls: `ask-vault-inspector-section ask-vault-relevance is-${kind}` });
+		relevance.createDiv({ cls: "ask-vault-inspector-title", text: "Relevance" });
+		relevance.createDiv({ cls: "ask-vault-muted ask-vault-relevance-reason", text: retrieval.relevance.reason });
+		facts(relevance, relevanceFacts(retrieval.relevance), "ask-vault-relevance-facts");
+	}
+
 	const ranked = ranking(retrieval);
 	const reranked = rerankApplied(retrieval.rerank);
 	const columns = ["", "Note › heading", "Dense", "Keyword", "Fused", ...(reranked ? ["Fused #"] : [])];
@@ -71,9 +80,10 @@ export function renderInspector(el: HTMLElement, retrieval: RetrievalEvent | nul
 			tr.createEl("td", { text: row.fused, cls: "ask-vault-num" });
 			if (reranked) tr.createEl("td", { text: row.fusedPlace, cls: "ask-vault-num" });
 		});
-		if (ranked.cutAfter === ranked.rows.length) {
+		if (ranked.cutAfter === ranked.rows.length || ranked.cutAfter === 0) {
+			const text = ranked.cutAfter === 0 ? "None of these were sent to the model" : "All of these were sent to the model";
 			const cut = body.createEl("tr", { cls: "ask-vault-cut" });
-			cut.createEl("td", { text: "All of these were sent to the model", attr: { colspan: columns.length } });
+			cut.createEl("td", { text, attr: { colspan: columns.length } });
 		}
 	}
 

@@ -4,9 +4,10 @@ import type { App, Component } from "obsidian";
 import { headingTrail, sentSources } from "../answer/citations";
 import { neutraliseAnswer, type SafeAnswer } from "../answer/neutralise";
 import { neutralisedNotice } from "../answer/notice";
+import { closestNotes, closestScores, verdict } from "../answer/relevance";
 import type { Turn } from "../answer/state";
 import type { Source } from "../sidecar/wire";
-import { linkifyCitations, markSource } from "./citationDom";
+import { linkifyCitations, markClosest, markSource } from "./citationDom";
 import { renderInspector } from "./inspector";
 import { MarkdownStream } from "./markdownStream";
 
@@ -114,9 +115,13 @@ export class TurnView {
 			case "stopped":
 				this.statusEl.setText("Stopped.");
 				break;
-			case "done":
-				if (turn.done?.no_results) this.statusEl.setText("No note matched, so no model was asked.");
+			case "done": {
+				const decided = verdict(turn.retrieval?.relevance ?? null);
+				// The sidecar's one sentence says why the notes were kept back (or sent only because asked to).
+				if (decided === "abstained" || decided === "forced") this.statusEl.setText(turn.retrieval?.relevance?.reason ?? "");
+				else if (turn.done?.no_results) this.statusEl.setText("No note matched, so no model was asked.");
 				break;
+			}
 			case "error": {
 				this.statusEl.addClass("is-error");
 				const error = turn.error;
@@ -132,6 +137,7 @@ export class TurnView {
 
 	private renderSources(): void {
 		this.sourcesEl.empty();
+		this.renderClosest();
 		const sources = sentSources(this.turn.retrieval);
 		if (sources.length === 0) return;
 		this.sourcesEl.createDiv({ cls: "ask-vault-sources-title", text: "Sources sent to the model" });
@@ -146,5 +152,29 @@ export class TurnView {
 			markSource(link, this.turn.id, source);
 			item.createSpan({ cls: "ask-vault-muted", text: ` lines ${source.start_line}–${source.end_line}` });
 		}
+	}
+
+	/** When the sidecar abstained: the closest notes (clickable like sources) and "Ask anyway", which sends them. */
+	private renderClosest(): void {
+		const closest = closestNotes(this.turn.retrieval);
+		if (closest.length === 0) return;
+		const box = this.sourcesEl.createDiv({ cls: "ask-vault-closest" });
+		box.createDiv({ cls: "ask-vault-sources-title", text: "Closest notes, not used" });
+		const list = box.createEl("ul", { cls: "ask-vault-source-list ask-vault-closest-list" });
+		for (const source of closest) {
+			const item = list.createEl("li");
+			const link = item.createEl("a", {
+				cls: "ask-vault-source-link ask-vault-closest-link",
+				text: headingTrail(source),
+				attr: { role: "link", tabindex: 0 },
+			});
+			markClosest(link, this.turn.id, source);
+			item.createSpan({
+				cls: "ask-vault-muted ask-vault-closest-scores",
+				text: ` lines ${source.start_line}–${source.end_line} · ${closestScores(source)}`,
+			});
+		}
+		// The chat view handles the click (one delegated listener for every turn), as for "Retry".
+		box.createEl("button", { cls: "ask-vault-ask-anyway", text: "Ask anyway", attr: { "data-ask-vault-force": this.turn.id } });
 	}
 }

@@ -1,0 +1,92 @@
+"""Generation, the pipeline's last stage: stream the model's answer, make it inert, check its citations."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncGenerator
+
+from askvault.ask.events import AskEvent, DoneEvent, ErrorEvent, Metrics, TokenEvent
+from askvault.ask.tracing import Tracer, safe_record
+from askvault.errors import ModelError, ModelStreamBroken
+from askvault.generate.answer_safety import neutralise_answer
+from askvault.generate.citations import check_citations
+from askvault.generate.prompt import Prompt
+from askvault.generate.protocol import ChatDone, ChatModel
+
+log = logging.getLogger(__name__)
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000.0, 1)
+
+
+async def generate_answer(
+    chat: ChatModel, tracer: Tracer, prompt: Prompt, started: float, embed_ms: float, retrieval_ms: float
+) -> AsyncGenerator[AskEvent, None]:
+    """Streams the model's answer to `prompt` as TokenEvents, then one DoneEvent (citations checked, text made
+    inert) or one ErrorEvent; `started` is when the question arrived, for the total time."""
+    parts: list[str] = []
+    first_token_ms: float | None = None
+    done: ChatDone | None = None
+    generation_started = time.perf_counter()
+    stream = chat.stream(prompt.messages)
+    try:
+        async for event in stream:
+            if isinstance(event, ChatDone):
+                done = event
+                break
+            if not event.text:
+                continue
+            if first_token_ms is None:
+                first_token_ms = _ms(time.perf_counter() - generation_started)
+            parts.append(event.text)
+            yield TokenEvent(event.text)
+        if done is None:
+            raise ModelStreamBroken("The model's answer ended without its closing message")
+    except ModelError as exc:
+        safe_record(tracer, "error", {"code": exc.code, "partial_chars": len("".join(parts))})
+        yield ErrorEvent(exc.code, exc.message, neutralise_answer("".join(parts)).text)
+        return
+    except Exception:
+        # The stream is already committed; an unexpected failure still ends it with a proper event.
+        log.exception("answer generation failed unexpectedly")
+        safe_record(tracer, "error", {"code": "internal", "partial_chars": len("".join(parts))})
+        partial = neutralise_answer("".join(parts)).text
+        yield ErrorEvent("internal", "Generating the answer failed unexpectedly", partial)
+        return
+    finally:
+        aclose = getattr(stream, "aclose", None)
+        if aclose is not None:
+            await aclose()
+
+    generation_ms = _ms(time.perf_counter() - generation_started)
+    answer = "".join(parts)
+    # Tokens stream as the model wrote them; the final answer is what a client should keep and render.
+    safe = neutralise_answer(answer)
+    answer = safe.text
+    cited = check_citations(answer, len(prompt.sent))
+    total = max(_ms(time.perf_counter() - started), round(embed_ms + retrieval_ms + generation_ms, 1))
+    metrics = Metrics(
+        embed_ms=embed_ms,
+        retrieval_ms=retrieval_ms,
+        first_token_ms=first_token_ms,
+        generation_ms=generation_ms,
+        total_ms=total,
+        prompt_tokens=done.prompt_tokens,
+        completion_tokens=done.completion_tokens,
+    )
+    safe_record(
+        tracer,
+        "generation",
+        {
+            "first_token_ms": first_token_ms,
+            "generation_ms": generation_ms,
+            "prompt_tokens": done.prompt_tokens,
+            "completion_tokens": done.completion_tokens,
+            "done_reason": done.done_reason,
+            "citations": len(cited.valid),
+            "invalid_citations": len(cited.invalid),
+        },
+    )
+    yield DoneEvent(answer, cited.valid, cited.invalid, False, metrics, safe.neutralised)

@@ -1,0 +1,106 @@
+// @vitest-environment jsdom
+/** The chat view when the sidecar abstains: the reason, the closest notes (clickable like sources), the decision in the inspector, and "Ask anyway". */
+import { describe, expect, it } from "vitest";
+import * as shim from "../e2e/shim/obsidian";
+import { linktextFor } from "../src/answer/citations";
+import { parseAskEvent, type RetrievalEvent } from "../src/sidecar/wire";
+import { abstainLines, askLines, bodyOf } from "./helpers";
+import { calls, ndjson, routes, useChatView, view, waitFor } from "./viewSetup";
+
+useChatView();
+
+const abstained = () => parseAskEvent(abstainLines()[0]) as RetrievalEvent;
+const asks = () => calls.filter((c) => c.url.endsWith("/api/ask")).map((c) => bodyOf(c));
+
+function answerForcedOnly(): void {
+	routes["/api/ask"] = (call) => {
+		const force = bodyOf(call).force === true;
+		return ndjson(force ? askLines() : abstainLines(), 1, call.init.signal);
+	};
+}
+
+async function askUncovered() {
+	const v = view();
+	v.ask({ question: "What is the wifi password of the boat in the harbour?" });
+	await waitFor(() => v.state.turns[0]?.status === "done", "the abstained turn");
+	return v;
+}
+
+describe("an abstained answer", () => {
+	it("says why, lists the closest notes with their scores and offers Ask anyway", async () => {
+		answerForcedOnly();
+		const v = await askUncovered();
+		const el = v.contentEl;
+		const r = abstained();
+		expect(el.querySelector(".ask-vault-answer-status")?.textContent).toBe(r.relevance?.reason);
+		await waitFor(() => el.querySelector(".ask-vault-answer-body")?.textContent?.includes("don't seem to cover"), "the answer text");
+		expect(el.querySelector(".ask-vault-closest .ask-vault-sources-title")?.textContent).toBe("Closest notes, not used");
+		const items = Array.from(el.querySelectorAll(".ask-vault-closest-list li")).map((li) => li.textContent);
+		expect(items).toEqual([
+			"Homelab/Postgres.md › Postgres › Connection lines 1–9 · dense 0.202 · BM25 2.265",
+			"Journal/2026-11-02.md › 2026-11-02 lines 3–7 · dense 0.214 · BM25 –",
+			"Homelab/Kodi.md › Kodi › Maintenance lines 12–30 · dense 0.189 · BM25 –",
+		]);
+		expect(el.querySelectorAll("[data-ask-vault-n]")).toHaveLength(0);
+		expect(el.querySelector("button.ask-vault-ask-anyway")?.textContent).toBe("Ask anyway");
+	});
+
+	it("the inspector shows the decision: each signal, score and threshold, and that nothing was sent", async () => {
+		answerForcedOnly();
+		const v = await askUncovered();
+		const el = v.contentEl;
+		const facts = Array.from(el.querySelectorAll(".ask-vault-relevance-facts .ask-vault-fact")).map((row) => [
+			row.querySelector("dt")?.textContent,
+			row.querySelector("dd")?.textContent,
+		]);
+		expect(facts).toEqual([
+			["Decision", "Not answered: the notes do not seem to cover it"],
+			["Score", "0.41 (threshold 0.50)"],
+			["Best dense similarity", "0.214"],
+			["Keyword strength", "0.452"],
+			["Term coverage", "25%"],
+			["Legs agree", "Yes"],
+			["Dense gap", "–"],
+			["Calibration", "fallback (no calibration for this embedding model)"],
+		]);
+		expect(el.querySelector(".ask-vault-relevance")?.classList.contains("is-abstained")).toBe(true);
+		expect(el.querySelector(".ask-vault-ranking .ask-vault-cut")?.textContent).toBe("None of these were sent to the model");
+		expect(el.querySelectorAll(".ask-vault-ranking tbody tr.is-unsent")).toHaveLength(3);
+	});
+
+	it("a closest note previews on hover and opens on click, like a source", async () => {
+		answerForcedOnly();
+		const v = await askUncovered();
+		const source = abstained().closest[1]!;
+		const link = v.contentEl.querySelectorAll<HTMLElement>("a.ask-vault-closest-link")[1]!;
+		expect(link.getAttribute("data-href")).toBe(linktextFor(source));
+		link.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
+		expect(shim.records.hoverLinks[shim.records.hoverLinks.length - 1]).toMatchObject({ linktext: linktextFor(source), targetEl: link });
+		const card = await waitFor(() => v.contentEl.querySelector(".ask-vault-hover-card"), "the fallback card");
+		expect(card.querySelector(".ask-vault-hover-trail")?.textContent).toBe(`Not used: ${source.path} › ${source.heading_path.join(" › ")}`);
+		link.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+		expect(shim.records.opened[shim.records.opened.length - 1]).toEqual({
+			linktext: linktextFor(source),
+			sourcePath: "",
+			newLeaf: false,
+			state: null,
+		});
+	});
+
+	it("Ask anyway re-asks the same question with force, and the answer streams into the same turn", async () => {
+		answerForcedOnly();
+		const v = await askUncovered();
+		v.contentEl.querySelector<HTMLButtonElement>("button.ask-vault-ask-anyway")!.click();
+		await waitFor(() => v.state.turns[0]?.status === "done" && v.state.turns[0]?.retrieval?.relevance?.answer, "the forced answer");
+		expect(asks()).toEqual([
+			{ question: "What is the wifi password of the boat in the harbour?", k: 8 },
+			{ question: "What is the wifi password of the boat in the harbour?", k: 8, force: true },
+		]);
+		const el = v.contentEl;
+		expect(v.state.turns).toHaveLength(1);
+		await waitFor(() => el.querySelector(".ask-vault-source-list li a[data-ask-vault-n]"), "the sources sent");
+		expect(el.querySelector(".ask-vault-closest")).toBeNull();
+		expect(el.querySelector("button.ask-vault-ask-anyway")).toBeNull();
+		expect(el.querySelector(".ask-vault-answer-status")?.textContent).toBe("");
+	});
+});
