@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from askvault.errors import ConfigError
 from askvault.model import SearchFilters
 from askvault.parse.links import LinkResolver
 from askvault.retrieve.hybrid import HybridSearcher
@@ -65,7 +66,7 @@ async def engine(tmp_path_factory: pytest.TempPathFactory, module_ollama: Runnin
         yield opened
 
 
-def searcher(engine: Engine, **switches: float | int) -> HybridSearcher:
+def searcher(engine: Engine, **switches: float | int | str) -> HybridSearcher:
     """A searcher over the engine's own index with some retrieval switches changed."""
     params = dataclasses.replace(engine.config.retrieval, **switches)  # type: ignore[arg-type]
     return HybridSearcher(engine.catalog, engine.keywords, engine.dense, params, visible=engine.guard.visible)
@@ -85,6 +86,26 @@ async def test_the_row_holding_the_identifier_comes_first_only_with_the_switch(e
     assert first.fused_score == pytest.approx(sum(1 / (60 + r) for r in legs) + 1 / 61)
     assert hit_to_json(first)["boosts"] == ["identifier:kodi-livingroom"]
     assert "boosts" not in hit_to_json(boosted.hits[1])
+
+
+async def test_score_fusion_keeps_the_identifier_ranking_and_the_legs_ranks(engine: Engine) -> None:
+    """With `fusion = "scores"` the identifier list is fused by rank with the score-fused order; every hit still
+    says where each leg ranked it."""
+    plain = await searcher(engine, fusion="scores", identifier_weight=0.0).search(IP_QUESTION, 5)
+    boosted = await searcher(engine, fusion="scores", identifier_weight=1.0).search(IP_QUESTION, 5)
+
+    assert "Network/IP plan.md" not in paths(plain)[:1]
+    first = boosted.hits[0]
+    assert first.chunk.path == "Network/IP plan.md"
+    assert first.boosts == ("identifier:kodi-livingroom",)
+    assert first.dense_rank is not None or first.keyword_rank is not None
+    assert all(h.dense_rank is not None or h.keyword_rank is not None for h in plain.hits)
+    assert plain.hits[0].fused_score <= 1.0
+
+
+async def test_an_unknown_fusion_is_a_config_error(engine: Engine) -> None:
+    with pytest.raises(ConfigError, match="fusion must be one of rrf, scores"):
+        searcher(engine, fusion="sum")
 
 
 @pytest.mark.parametrize("mode", ["keyword", "dense"])

@@ -28,6 +28,9 @@ class VaultConfig:
     """Include-only mode: when set, only notes matching one of these gitignore-style patterns are indexed."""
     exclude_headings: tuple[str, ...] = ()
     """Heading texts (case-insensitive) whose sections, subsections included, are dropped before chunking."""
+    redact_seed_phrases: bool = True
+    """BIP-39 seed phrases (12-24 wordlist words) are redacted before indexing (off: crypto-free vaults whose
+    word lists should stay searchable)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +66,12 @@ class RetrievalParams:
     """Dense hits below this cosine similarity do not count as 'found' for the no-retrieval rule."""
     stem_language: str = "english"
     dense_weight: float = 1.0
-    """Weight of the dense leg in reciprocal rank fusion: score = Σ weight / (rrf_k + rank)."""
+    """Weight of the dense leg in fusion: Σ weight / (rrf_k + rank) for `rrf`, the convex combination's share
+    (weight / Σ weights) for `scores`."""
     keyword_weight: float = 1.0
+    fusion: str = "rrf"
+    """How the legs are merged: `rrf` (reciprocal rank fusion) or `scores` (min-max normalised scores, weighted;
+    `retrieve.fusion.score_fusion`)."""
     protect_top: int = 0
     """Each leg's top N chunks are kept within the fused top (legs × N) (0: plain RRF)."""
     expand_note_hits: bool = False

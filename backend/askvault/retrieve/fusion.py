@@ -83,3 +83,40 @@ def protect_leaders(fused: Sequence[Fused], rankings: Mapping[str, Sequence[str]
     head.sort(key=lambda f: order[f.chunk_id])
     tail.sort(key=lambda f: order[f.chunk_id])
     return head + tail
+
+
+def score_fusion(
+    scored: Mapping[str, Sequence[tuple[str, float]]], weights: Mapping[str, float] | None = None
+) -> list[Fused]:
+    """Fuse scored lists (method → (chunk id, score), best first) by a convex combination of min-max normalised
+    scores, best first: Σ w_m · (s − min_m) / (max_m − min_m), with w_m = weight_m / Σ weights.
+
+    Each method's scores are normalised over its own list (the candidates it returned), so cosine similarities
+    and BM25 scores share a 0..1 scale; a method that missed a chunk adds 0. Unlike rank fusion this keeps how
+    far ahead a method's best hit is: a chunk the dense leg finds far above everything else is not overtaken by
+    chunks both legs rank only middling. A list whose scores are all equal counts 1 for each of its chunks. Ties
+    go to the better single rank, then the method listed first, then the smaller id, as in `rrf`.
+    """
+    weight = {method: (weights or {}).get(method, 1.0) for method in scored}
+    if any(not (w >= 0 and math.isfinite(w)) for w in weight.values()):
+        raise BadRequest(f"fusion weights must be finite and ≥ 0, got {weight}")
+    total = math.fsum(weight.values()) or 1.0
+    parts: dict[str, list[float]] = {}
+    ranks: dict[str, dict[str, int]] = {}
+    for method, entries in scored.items():
+        values = [score for _, score in entries if math.isfinite(score)]
+        low, high = (min(values), max(values)) if values else (0.0, 0.0)
+        for position, (chunk_id, score) in enumerate(entries, start=1):
+            if method in ranks.setdefault(chunk_id, {}):
+                continue  # listed twice: the better (first) place counts
+            ranks[chunk_id][method] = position
+            norm = (score - low) / (high - low) if high > low and math.isfinite(score) else 1.0
+            parts.setdefault(chunk_id, []).append(weight[method] / total * norm)
+    order = {method: number for number, method in enumerate(scored)}
+
+    def sort_key(item: Fused) -> tuple[float, int, int, str]:
+        best_rank, best_method = min((rank, order[method]) for method, rank in item.ranks.items())
+        return (-item.score, best_rank, best_method, item.chunk_id)
+
+    fused = (Fused(chunk_id, math.fsum(parts[chunk_id]), by_method) for chunk_id, by_method in ranks.items())
+    return sorted(fused, key=sort_key)

@@ -7,12 +7,12 @@ import time
 from collections.abc import Callable, Iterator
 
 from askvault.config import RetrievalParams
-from askvault.errors import BadRequest, ModelError
+from askvault.errors import BadRequest, ConfigError, ModelError
 from askvault.model import Chunk, Hit, RankedId, SearchFilters, SearchMode, SearchResult, TermStat
 from askvault.retrieve.date_filter import NO_PLAN, DatePlan, plan_date_scope, scoped_dense_search, without_scope
 from askvault.retrieve.dates import current_now
 from askvault.retrieve.dense import DenseIndex
-from askvault.retrieve.fusion import protect_leaders, rrf
+from askvault.retrieve.fusion import protect_leaders, rrf, score_fusion
 from askvault.retrieve.query_boosts import QueryBoosts, expand_note_hits
 from askvault.retrieve.signals import GraphSignals
 from askvault.store.catalog import ChunkCatalog
@@ -22,6 +22,7 @@ from askvault.store.protocol import KeywordIndex
 log = logging.getLogger(__name__)
 
 MAX_QUERY_CHARS = 2000
+FUSIONS = ("rrf", "scores")
 
 
 def _ms(start: float) -> float:
@@ -46,6 +47,8 @@ class HybridSearcher:
         self._params = params
         self._visible = visible
         """Re-checks the privacy rules on each hit (the index may predate them); None shows every hit."""
+        if params.fusion not in FUSIONS:
+            raise ConfigError(f"retrieval fusion must be one of {', '.join(FUSIONS)}, got {params.fusion!r}")
         self._boosts = QueryBoosts(params, keywords)
         self._signals = GraphSignals(params, catalog, links)
 
@@ -169,7 +172,14 @@ class HybridSearcher:
         rankings = {"keyword": [r.chunk_id for r in keyword], "dense": [r.chunk_id for r in dense]}
         hits: list[Hit] = []
         weights = {"keyword": self._params.keyword_weight, "dense": self._params.dense_weight}
-        fused_ranking = rrf(rankings, k=self._params.rrf_k, weights=weights)
+        if self._params.fusion == "scores":
+            scored = {
+                "keyword": [(r.chunk_id, r.score) for r in keyword],
+                "dense": [(r.chunk_id, r.score) for r in dense],
+            }
+            fused_ranking = score_fusion(scored, weights)
+        else:
+            fused_ranking = rrf(rankings, k=self._params.rrf_k, weights=weights)
         boosts: dict[str, list[str]] = {}
         if mode == "hybrid" and self._params.identifier_weight > 0:
             fused_ranking = self._boosts.exact_identifiers(query, fused_ranking, rankings, weights, chunks, boosts)

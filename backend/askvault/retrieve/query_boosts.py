@@ -56,6 +56,10 @@ def expand_note_hits(ranking: list[Fused], chunks: Mapping[str, Chunk]) -> list[
     return out
 
 
+def _exact_rank(fused: Fused) -> dict[str, int]:
+    return {"exact": fused.ranks["exact"]} if "exact" in fused.ranks else {}
+
+
 class QueryBoosts:
     """The switches `identifier_weight` and `mention_top` (`RetrievalParams`); each records what it moved in
     `boosts` (chunk id → labels) for the inspector."""
@@ -83,6 +87,16 @@ class QueryBoosts:
             return fused
         for chunk_id, held in held_by.items():
             boosts.setdefault(chunk_id, []).extend(f"identifier:{name}" for name in held)
+        if self._params.fusion == "scores":
+            # Scores cannot take a third list of bare ids; the fused order and the identifier list are fused by
+            # rank instead (the legs' own ranks stay on every result for the inspector).
+            legs = {f.chunk_id: f.ranks for f in fused}
+            merged = rrf(
+                {"fused": [f.chunk_id for f in fused], "exact": exact},
+                k=self._params.rrf_k,
+                weights={"fused": 1.0, "exact": self._params.identifier_weight},
+            )
+            return [Fused(f.chunk_id, f.score, {**legs.get(f.chunk_id, {}), **_exact_rank(f)}) for f in merged]
         return rrf(
             {**rankings, "exact": exact},
             k=self._params.rrf_k,

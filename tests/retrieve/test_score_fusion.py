@@ -1,0 +1,77 @@
+"""Score fusion: min-max normalisation per leg, the convex combination, a confident leg's lead kept, ties."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pytest
+
+from askvault.errors import BadRequest
+from askvault.retrieve.fusion import Fused, rrf, score_fusion
+
+Scored = Mapping[str, Sequence[tuple[str, float]]]
+
+
+def test_hand_arithmetic() -> None:
+    # dense 0.9 / 0.5 / 0.1 → 1, 0.5, 0; keyword 20 / 10 → 1, 0; equal weights: each leg counts half.
+    fused = score_fusion({"dense": [("a", 0.9), ("b", 0.5), ("c", 0.1)], "keyword": [("b", 20.0), ("d", 10.0)]})
+    scores = {f.chunk_id: f.score for f in fused}
+    assert scores == pytest.approx({"a": 0.5, "b": 0.75, "c": 0.0, "d": 0.0})
+    assert [f.chunk_id for f in fused] == ["b", "a", "d", "c"]  # d and c tie at 0: keyword rank 2 beats dense rank 3
+    assert fused[0].ranks == {"dense": 2, "keyword": 1}
+    assert isinstance(fused[0], Fused)
+
+
+def test_a_confident_leg_keeps_its_lead() -> None:
+    """The loss rank fusion makes: dense finds `answer` far above the rest, the keyword leg misses it, and two
+    chunks both legs rank only middling overtake it under RRF; normalised scores keep it on top."""
+    dense = [("answer", 0.82), ("x", 0.41), ("y", 0.40), *((f"d{i}", 0.39 - 0.001 * i) for i in range(20))]
+    keyword = [*((f"k{i}", 30.0 - i) for i in range(3)), ("x", 20.0), ("y", 19.5), *((f"e{i}", 10.0) for i in range(5))]
+    by_rank = rrf({"keyword": [c for c, _ in keyword], "dense": [c for c, _ in dense]})
+    by_score = score_fusion({"keyword": keyword, "dense": dense})
+    ranked, scored = [f.chunk_id for f in by_rank], [f.chunk_id for f in by_score]
+    assert ranked.index("answer") > max(ranked.index("x"), ranked.index("y"))
+    assert scored.index("answer") < min(scored.index("x"), scored.index("y"))
+    assert scored.index("answer") <= 1  # level with the keyword leg's own leader
+
+
+@pytest.mark.parametrize(
+    ("weights", "leader"),
+    [
+        ({"dense": 1.0, "keyword": 1.0}, "both"),
+        ({"dense": 4.0, "keyword": 1.0}, "dense-top"),
+        ({"dense": 0.0}, "kw-top"),
+    ],
+    ids=["equal", "dense-heavy", "keyword-only"],
+)
+def test_weights_are_the_legs_shares(weights: Mapping[str, float], leader: str) -> None:
+    scored = {
+        "dense": [("dense-top", 0.9), ("both", 0.7), ("z", 0.1)],
+        "keyword": [("kw-top", 12.0), ("both", 10.0), ("w", 1.0)],
+    }
+    assert score_fusion(scored, weights)[0].chunk_id == leader
+
+
+@pytest.mark.parametrize(
+    ("scored", "expected"),
+    [
+        ({"dense": [("a", 0.5), ("b", 0.5)]}, [("a", 1.0), ("b", 1.0)]),
+        ({"dense": [], "keyword": [("k", 3.0)]}, [("k", 0.5)]),
+        ({"dense": [("a", 0.9), ("a", 0.1)], "keyword": []}, [("a", 0.5)]),
+    ],
+    ids=["equal-scores-count-one", "one-empty-leg", "repeated-id-first-place"],
+)
+def test_edge_cases(scored: Scored, expected: list[tuple[str, float]]) -> None:
+    fused = score_fusion(scored)
+    assert [f.chunk_id for f in fused] == [c for c, _ in expected]
+    assert [f.score for f in fused] == pytest.approx([s for _, s in expected])
+
+
+def test_nothing_to_fuse() -> None:
+    assert score_fusion({"dense": [], "keyword": []}) == []
+
+
+@pytest.mark.parametrize("weight", [-1.0, float("nan"), float("inf")], ids=["negative", "nan", "inf"])
+def test_bad_weights_are_refused(weight: float) -> None:
+    with pytest.raises(BadRequest, match="fusion weights"):
+        score_fusion({"dense": [("a", 1.0)]}, {"dense": weight})
