@@ -10,7 +10,7 @@ import pytest
 import pytest_asyncio
 
 from askvault.errors import ConfigError
-from askvault.model import SearchFilters
+from askvault.model import SearchFilters, SearchResult
 from askvault.parse.links import LinkResolver
 from askvault.retrieve.hybrid import HybridSearcher
 from askvault.retrieve.jsonshape import hit_to_json
@@ -88,19 +88,21 @@ async def test_the_row_holding_the_identifier_comes_first_only_with_the_switch(e
     assert "boosts" not in hit_to_json(boosted.hits[1])
 
 
-async def test_score_fusion_keeps_the_identifier_ranking_and_the_legs_ranks(engine: Engine) -> None:
-    """With `fusion = "scores"` the identifier list is fused by rank with the score-fused order; every hit still
-    says where each leg ranked it."""
-    plain = await searcher(engine, fusion="scores", identifier_weight=0.0).search(IP_QUESTION, 5)
-    boosted = await searcher(engine, fusion="scores", identifier_weight=1.0).search(IP_QUESTION, 5)
+async def test_score_fusion_adds_the_identifier_as_a_third_share(engine: Engine) -> None:
+    """With `fusion = "scores"` holding the identifier adds identifier_weight / (Σ leg weights) of a full score:
+    the row moves up by that share, and every hit still says where each leg ranked it."""
+    plain = await searcher(engine, fusion="scores", identifier_weight=0.0).search(IP_QUESTION, 20)
+    boosted = await searcher(engine, fusion="scores", identifier_weight=1.0).search(IP_QUESTION, 20)
 
-    assert "Network/IP plan.md" not in paths(plain)[:1]
-    first = boosted.hits[0]
-    assert first.chunk.path == "Network/IP plan.md"
-    assert first.boosts == ("identifier:kodi-livingroom",)
-    assert first.dense_rank is not None or first.keyword_rank is not None
-    assert all(h.dense_rank is not None or h.keyword_rank is not None for h in plain.hits)
-    assert plain.hits[0].fused_score <= 1.0
+    def place(result: SearchResult) -> int:
+        return next(i for i, hit in enumerate(result.hits) if hit.chunk.path == "Network/IP plan.md")
+
+    assert place(boosted) < place(plain)
+    row_before, row_after = plain.hits[place(plain)], boosted.hits[place(boosted)]
+    assert row_after.boosts == ("identifier:kodi-livingroom",)
+    assert row_after.fused_score == pytest.approx((row_before.fused_score + 0.5) / 1.5)
+    assert all(h.dense_rank is not None or h.keyword_rank is not None for h in boosted.hits)
+    assert all(0.0 <= h.fused_score <= 1.0 for h in boosted.hits)
 
 
 async def test_an_unknown_fusion_is_a_config_error(engine: Engine) -> None:

@@ -56,8 +56,27 @@ def expand_note_hits(ranking: list[Fused], chunks: Mapping[str, Chunk]) -> list[
     return out
 
 
-def _exact_rank(fused: Fused) -> dict[str, int]:
-    return {"exact": fused.ranks["exact"]} if "exact" in fused.ranks else {}
+def _with_identifier_scores(
+    fused: list[Fused],
+    exact: list[str],
+    held_by: Mapping[str, tuple[str, ...]],
+    weights: Mapping[str, float],
+    identifier_weight: float,
+) -> list[Fused]:
+    """Score fusion's form of the identifier ranking: a third component beside the legs' normalised scores, 1 for
+    the chunks holding the most of the query's identifiers (a share for fewer), weighted against the legs as in
+    rank fusion (`identifier_weight` beside each leg's weight), so holding `general-purpose` lifts a chunk the
+    legs rank well and never one they barely found above their joint leader."""
+    most = max((len(held_by[chunk_id]) for chunk_id in exact), default=1)
+    share = identifier_weight / (sum(weights.values()) or 1.0)
+    position = {chunk_id: rank for rank, chunk_id in enumerate(exact, start=1)}
+    rescored: list[Fused] = []
+    for f in fused:
+        bonus = len(held_by.get(f.chunk_id, ())) / most
+        ranks = {**f.ranks, "exact": position[f.chunk_id]} if f.chunk_id in position else f.ranks
+        rescored.append(Fused(f.chunk_id, (f.score + share * bonus) / (1.0 + share), ranks, f.via))
+    order = {f.chunk_id: i for i, f in enumerate(fused)}
+    return sorted(rescored, key=lambda f: (-f.score, order[f.chunk_id]))
 
 
 class QueryBoosts:
@@ -88,15 +107,7 @@ class QueryBoosts:
         for chunk_id, held in held_by.items():
             boosts.setdefault(chunk_id, []).extend(f"identifier:{name}" for name in held)
         if self._params.fusion == "scores":
-            # Scores cannot take a third list of bare ids; the fused order and the identifier list are fused by
-            # rank instead (the legs' own ranks stay on every result for the inspector).
-            legs = {f.chunk_id: f.ranks for f in fused}
-            merged = rrf(
-                {"fused": [f.chunk_id for f in fused], "exact": exact},
-                k=self._params.rrf_k,
-                weights={"fused": 1.0, "exact": self._params.identifier_weight},
-            )
-            return [Fused(f.chunk_id, f.score, {**legs.get(f.chunk_id, {}), **_exact_rank(f)}) for f in merged]
+            return _with_identifier_scores(fused, exact, held_by, weights, self._params.identifier_weight)
         return rrf(
             {**rankings, "exact": exact},
             k=self._params.rrf_k,
