@@ -1,7 +1,8 @@
 """A corpus of hostile note files: binary, broken encodings, giant lines, deep nesting, storms, YAML bombs.
 
 Each case is generated (the large ones would be megabytes in git); `tests/fixtures/pathological/` holds the
-small hand-written ones. `through_pipeline` runs one file through every pure stage the indexer runs.
+small hand-written ones, and `reliability/redos.py` the payloads aimed at the redaction rules.
+`through_pipeline` runs one file through every pure stage the indexer runs, the privacy step included.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from askvault.errors import NoteError
 from askvault.parse.decode import decode_note
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
+from askvault.redact.note import prepare_note
 from askvault.store.tokenize import Tokenizer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "pathological"
@@ -144,10 +146,12 @@ class Outcome:
     terms: int
     warnings: tuple[str, ...]
     seconds: float
+    redact_seconds: float = 0.0
+    """Of `seconds`, the privacy step (excluded headings and secret redaction)."""
 
 
 def through_pipeline(name: str, data: bytes, params: ChunkParams | None = None) -> Outcome:
-    """decode → parse → chunk → tokenize, as the indexer runs them on one note."""
+    """decode → parse → redact → chunk → tokenize, as the indexer runs them on one note."""
     started = time.perf_counter()
     try:
         text = decode_note(data)
@@ -155,7 +159,10 @@ def through_pipeline(name: str, data: bytes, params: ChunkParams | None = None) 
         return Outcome(exc.message, 0, 0, (), time.perf_counter() - started)
     path = f"Fuzz/{name}.md"
     note = parse_note(path, text, LinkResolver({path, "Fuzz/A.md", "Fuzz/B.md"}))
-    chunks = chunk_note(note, params or ChunkParams())
+    redacting = time.perf_counter()
+    prepared = prepare_note(note).note
+    redacted = time.perf_counter() - redacting
+    chunks = chunk_note(prepared, params or ChunkParams())
     tokenizer = Tokenizer()
     terms = sum(len(tokenizer.tokenize(chunk.index_text)) for chunk in chunks)
-    return Outcome(None, len(chunks), terms, note.warnings, time.perf_counter() - started)
+    return Outcome(None, len(chunks), terms, note.warnings, time.perf_counter() - started, redacted)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from askvault.redact.engine import find_secrets, redact
+from askvault.redact.engine import find_secrets, redact, widen
 from askvault.redact.rules import RULES, RULESET_VERSION, to_re2
 
 JWT = (
@@ -42,7 +42,7 @@ MUST_CATCH = [
                  id="google"),
     pytest.param(f"Authorization: Bearer {JWT}", "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c", "jwt", id="jwt"),
     pytest.param(f"deploy key:\n{PEM}\nafter", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU", "private-key", id="pem-block"),
-    pytest.param("db: postgres://app:S3cr3tPass@db.local:5432/app", "S3cr3tPass", "basic-auth-credentials",
+    pytest.param("db: postgres://app:S3cr3tPass@db.local:5432/app", "S3cr3tPass", "url-credentials",
                  id="url-credentials"),
     pytest.param("password: hunter2xyz", "hunter2xyz", "password", id="password-line"),
     pytest.param("DB_PASSWORD=Tr0ub4dor&3", "Tr0ub4dor&3", "password", id="env-password"),
@@ -181,13 +181,29 @@ def test_adversarial_lines_finish_and_keep_lines(text: str) -> None:
     assert result.text.count("\n") == text.count("\n")
 
 
-@settings(max_examples=200, deadline=None)
-@given(
-    st.lists(st.sampled_from([*"aZ09 -_:=|`*#\n\t/.+@!Äöß", "AKIA", "sk-proj-", "password: ", "IBAN ", "```"])).map(
-        "".join
-    )
-)
-def test_redaction_never_fails_and_keeps_line_count(text: str) -> None:
-    result = redact(text)
+FRAGMENTS = [
+    *"aZ09 -_:=|`*#\n\t/.+@!Äöß", "AKIA", "sk-proj-", "password: ", "IBAN ", "```", "Wifi password is ", "pw ",
+    "PIN ", "pass: ", "user admin ", "otpauth://", "://u:", "@h", "JWT_SECRET=", "abandon ", "zoo ", "Seed phrase:",
+    "## Recovery codes\n", "- 4kf9-2mzq", " (used)", "~~", "✓ ", "JBSW Y3DP ", "a@b.cc / ", "Passwort ist ",
+]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(FRAGMENTS)).map("".join), st.booleans(), st.booleans())
+def test_redaction_never_fails_and_keeps_line_count(text: str, recovery: bool, seed: bool) -> None:
+    result = redact(text, recovery_section=recovery, seed_section=seed)
     assert result.text.count("\n") == text.count("\n")
     assert sum(result.kinds.values()) == result.text.count("[redacted: ")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        pytest.param(r"[a-z]{0,40}key", r"[a-z]{0,}key", id="wide-repeat-opens"),
+        pytest.param(r"\d{1,3}[.)]", r"\d{1,3}[.)]", id="narrow-repeat-stays"),
+        pytest.param(r"x{1,200}?y", r"x{1,}?y", id="lazy"),
+        pytest.param(r"\$\{?[A-Z_]+\}?", r"\$\{?[A-Z_]+\}?", id="escaped-braces"),
+    ],
+)
+def test_widen_opens_only_wide_bounded_repeats(pattern: str, expected: str) -> None:
+    assert widen(pattern) == expected

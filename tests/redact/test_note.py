@@ -121,3 +121,27 @@ def test_count_markers_counts_an_overlapping_paragraph_once() -> None:
         "by_kind": {"iban": 1, "password": 1},
         "notes": [{"path": "n.md", "kinds": {"iban": 1, "password": 1}}],
     }
+
+
+def test_privacy_version_follows_the_seed_phrase_setting() -> None:
+    assert privacy_version(["Private"], seed_phrases=False) != privacy_version(["Private"])
+
+
+@pytest.mark.parametrize(
+    ("path", "heading", "seed_phrases", "redacted"),
+    [
+        pytest.param("Notes/Written.md", "Ledger backup", True, True, id="seed-heading"),
+        pytest.param("Crypto/Ledger.md", "Written down", True, True, id="seed-title"),
+        pytest.param("Notes/Written.md", "Groceries", True, False, id="plain"),
+        pytest.param("Notes/Written.md", "Ledger backup", False, False, id="setting-off"),
+    ],
+)
+def test_a_heading_or_title_that_names_a_seed_labels_its_phrases(
+    path: str, heading: str, seed_phrases: bool, redacted: bool
+) -> None:
+    phrase = "lunar orbit velvet cactus ribbon zebra hockey pulse salmon wisdom garden tiny"
+    text = f"# {heading}\n\nFrom 2021:\n\nmy words {phrase} and so on\n"
+    prepared = prepare_note(parse_note(path, text, LinkResolver([path])), seed_phrases=seed_phrases)
+    body = "\n".join(s.text for s in prepared.note.sections)
+    assert ("lunar orbit" not in body) is redacted
+    assert (dict(prepared.redactions) == {"seed-phrase": 1}) is redacted

@@ -34,6 +34,7 @@ _SHARED = (
     "exclude",
     "include",
     "exclude_headings",
+    "redact_seed_phrases",
     "rerank",
     "rerank_model",
     "rerank_candidates",
@@ -45,7 +46,8 @@ _SHARED = (
 
 def shared_options(func: Callable[P, R]) -> Callable[P, R]:
     """--vault, --data-dir, --ollama-url, --embed-model, --chat-model, --qdrant-url, --exclude, --include,
-    --exclude-heading, --rerank/--no-rerank and its settings, --query-dates/--no-query-dates, --config."""
+    --exclude-heading, --redact-seed-phrases/--no-redact-seed-phrases, --rerank/--no-rerank and its settings,
+    --query-dates/--no-query-dates, --config."""
     decorators = [
         click.option("--vault", type=click.Path(path_type=Path), help="The vault folder [env ASKVAULT_VAULT]."),
         click.option(
@@ -72,6 +74,11 @@ def shared_options(func: Callable[P, R]) -> Callable[P, R]:
             "exclude_headings",
             multiple=True,
             help="Leave out sections under this heading, any case (repeatable) [env ASKVAULT_EXCLUDE_HEADINGS].",
+        ),
+        click.option(
+            "--redact-seed-phrases/--no-redact-seed-phrases",
+            default=None,
+            help="Redact BIP-39 seed phrases before indexing [env ASKVAULT_REDACT_SEED_PHRASES; default on].",
         ),
         click.option(
             "--rerank/--no-rerank",

@@ -36,6 +36,11 @@ _SOURCES: dict[str, tuple[str, str | None, str]] = {
     "exclude": ("--exclude", "ASKVAULT_EXCLUDE", "exclude"),
     "include": ("--include", "ASKVAULT_INCLUDE", "include"),
     "exclude_headings": ("--exclude-heading", "ASKVAULT_EXCLUDE_HEADINGS", "exclude_headings"),
+    "redact_seed_phrases": (
+        "--redact-seed-phrases/--no-redact-seed-phrases",
+        "ASKVAULT_REDACT_SEED_PHRASES",
+        "redact_seed_phrases",
+    ),
     "origins": ("--allow-origin", "ASKVAULT_ORIGINS", "origins"),
     "rerank": ("--rerank/--no-rerank", "ASKVAULT_RERANK", "rerank"),
     "rerank_model": ("--rerank-model", "ASKVAULT_RERANK_MODEL", "rerank_model"),
@@ -204,6 +209,7 @@ def load_config(
     raw_excl, excl_src = _pick("exclude", flags, environ, file)
     raw_incl, incl_src = _pick("include", flags, environ, file)
     raw_headings, headings_src = _pick("exclude_headings", flags, environ, file)
+    raw_seeds, seeds_src = _pick("redact_seed_phrases", flags, environ, file)
     raw_origins, origins_src = _pick("origins", flags, environ, file)
     origins = _list(raw_origins, origins_src) if raw_origins is not None else ()
     for origin in origins:
@@ -216,6 +222,7 @@ def load_config(
             exclude_globs=_list(raw_excl, excl_src) if raw_excl is not None else (),
             include_globs=_list(raw_incl, incl_src) if raw_incl is not None else (),
             exclude_headings=_list(raw_headings, headings_src) if raw_headings is not None else (),
+            redact_seed_phrases=_bool(raw_seeds, seeds_src) if raw_seeds is not None else True,
         ),
         store=StoreConfig(data_dir=data_dir, qdrant_url=str(qdrant_url).rstrip("/") if qdrant_url else None),
         ollama=OllamaConfig(

@@ -40,10 +40,11 @@ class IndexPrivacy:
 
     def __init__(self, vault: VaultConfig) -> None:
         self._headings = tuple(vault.exclude_headings)
-        self.version = privacy_version(self._headings)
+        self._seed_phrases = vault.redact_seed_phrases
+        self.version = privacy_version(self._headings, seed_phrases=self._seed_phrases)
 
     def prepare(self, note: Note) -> Prepared:
-        prepared = prepare_note(note, self._headings)
+        prepared = prepare_note(note, self._headings, seed_phrases=self._seed_phrases)
         if prepared.redactions:
             # Kinds and counts only: a secret, or a hint of one, never reaches a log.
             log.debug("redacted %s in %s", dict(prepared.redactions), note.path)

@@ -17,6 +17,7 @@ from askvault.model import Chunk, Note, Section
 from askvault.redact.codes import is_recovery_heading
 from askvault.redact.engine import may_contain_secrets, redact
 from askvault.redact.rules import RULESET_VERSION
+from askvault.redact.seeds import is_seed_heading
 
 _SPACES = re.compile(r"\s+")
 _MARKER = re.compile(r"\[redacted: ([a-z0-9\-]{1,40})\]")
@@ -28,10 +29,12 @@ def heading_key(heading: str) -> str:
     return _SPACES.sub(" ", core).casefold()
 
 
-def privacy_version(exclude_headings: Iterable[str]) -> str:
-    """Part of each note's fingerprint: a change of rules or excluded headings re-chunks every note."""
+def privacy_version(exclude_headings: Iterable[str], *, seed_phrases: bool = True) -> str:
+    """Part of each note's fingerprint: a change of rules, excluded headings or the seed-phrase setting
+    re-chunks every note."""
     key = "|".join(sorted({heading_key(h) for h in exclude_headings}))
-    return hashlib.sha256(f"{RULESET_VERSION}|{key}".encode()).hexdigest()[:12]
+    seeds = "" if seed_phrases else "|no-seed-phrases"
+    return hashlib.sha256(f"{RULESET_VERSION}|{key}{seeds}".encode()).hexdigest()[:12]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,34 +51,38 @@ def excluded_section(section: Section, excluded: Collection[str]) -> bool:
     return bool(excluded) and any(heading_key(h) in excluded for h in section.heading_path)
 
 
-def _redact_line(value: str, counts: Counter[str]) -> str:
-    result = redact(value)
+def _redact_line(value: str, counts: Counter[str], seed_phrases: bool) -> str:
+    result = redact(value, seed_phrases=seed_phrases)
     counts.update(result.kinds)
     return result.text
 
 
-def prepare_note(note: Note, exclude_headings: Collection[str] = ()) -> Prepared:
+def prepare_note(note: Note, exclude_headings: Collection[str] = (), *, seed_phrases: bool = True) -> Prepared:
     """Drops sections under excluded headings (case-insensitive) and redacts secrets in what is left:
-    section text, heading trails, title and aliases."""
+    section text, heading trails, title and aliases; `seed_phrases` False leaves BIP-39 phrases alone."""
     excluded = {heading_key(h) for h in exclude_headings if heading_key(h)}
     kept = [section for section in note.sections if not excluded_section(section, excluded)]
     dropped = len(note.sections) - len(kept)
     # Every heading of a trail is also the first line of its own section, so this text holds all there is.
-    if not may_contain_secrets("\n".join([note.title, *note.aliases, *(s.text for s in kept)])):
+    if not may_contain_secrets(
+        "\n".join([note.title, *note.aliases, *(s.text for s in kept)]), seed_phrases=seed_phrases
+    ):
         return Prepared(replace(note, sections=tuple(kept)), Counter(), dropped)
     counts: Counter[str] = Counter()
     sections: list[Section] = []
+    seed_note = is_seed_heading(note.title)
     for section in kept:
         recovery = any(is_recovery_heading(h) for h in section.heading_path)
-        result = redact(section.text, recovery_section=recovery)
+        seed = seed_note or any(is_seed_heading(h) for h in section.heading_path)
+        result = redact(section.text, recovery_section=recovery, seed_section=seed, seed_phrases=seed_phrases)
         counts.update(result.kinds)
         # Each heading is counted where it is a line of its own section's text, not again in every trail.
-        trail = tuple(_redact_line(h, Counter()) for h in section.heading_path)
+        trail = tuple(_redact_line(h, Counter(), seed_phrases) for h in section.heading_path)
         sections.append(replace(section, text=result.text, heading_path=trail))
     cleaned = replace(
         note,
-        title=_redact_line(note.title, counts),
-        aliases=tuple(_redact_line(a, counts) for a in note.aliases),
+        title=_redact_line(note.title, counts, seed_phrases),
+        aliases=tuple(_redact_line(a, counts, seed_phrases) for a in note.aliases),
         sections=tuple(sections),
     )
     return Prepared(cleaned, counts, dropped)

@@ -3,18 +3,17 @@ payment card numbers (Luhn, an issuer prefix and the issuer's length), written p
 
 from __future__ import annotations
 
-import re2
 from stdnum import iban, luhn
 
-from askvault.redact.spans import Finding
+from askvault.redact.spans import Finding, compile_rule, examined
 
 IBAN = "iban"
 CARD = "card-number"
 
 IBAN_CANDIDATE = r"(?m)\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]){11,32}\b"
 CARD_CANDIDATE = r"(?m)(?:^|[^0-9A-Za-z+\-./:,#])(?P<number>[0-9](?:[ \-]?[0-9]){12,18})(?:$|[^0-9A-Za-z])"
-_IBAN = re2.compile(IBAN_CANDIDATE)
-_CARD = re2.compile(CARD_CANDIDATE)
+_IBAN = compile_rule(IBAN_CANDIDATE)
+_CARD = compile_rule(CARD_CANDIDATE)
 _NUMBER = _CARD.groupindex["number"]
 _MIN_IBAN = 15
 
@@ -51,7 +50,7 @@ def _valid_iban(candidate: str) -> int:
 
 def find_ibans(text: str) -> list[Finding]:
     found: list[Finding] = []
-    for match in _IBAN.finditer(text):
+    for match in examined(_IBAN.finditer(text), found, IBAN, len(text)):
         length = _valid_iban(match.group(0))
         if length:
             found.append(Finding(IBAN, match.start(), match.start() + length))
@@ -104,7 +103,7 @@ def _valid_card(number: str) -> int:
 
 def find_cards(text: str) -> list[Finding]:
     found: list[Finding] = []
-    for match in _CARD.finditer(text):
+    for match in examined(_CARD.finditer(text), found, CARD, len(text)):
         number = match.group(_NUMBER)
         length = _valid_card(number)
         if length:

@@ -1,10 +1,12 @@
 """Passwords written the way people write them in notes: `key: value` lines, `KEY=value`, and table columns.
 
-Keywords cover English and German (plus the French and Spanish words for password); `PIN`/`PUK` count only
-in capitals, since `pin: GPIO4` is wiring, not a secret. A value that points somewhere instead of being the
-secret ("see Vaultwarden", `${DB_PASS}`, `!secret db`, `<password>`, `[[Bitwarden]]`) is left alone, so
-the note still answers "where is the router password?". Patterns are RE2 (linear time); Python `re` runs
-only on short, length-checked strings.
+Keywords cover English, German, French and Spanish (plus Dutch and Portuguese words for password), Wi-Fi keys
+and door or alarm codes; `PIN`/`PUK` count here only in capitals, since `pin: GPIO4` is wiring, not a secret
+(`prose.py` takes `pin 4711` in any case, digits only). A plural key ("Secrets: Paperless-ngx, Vaultwarden")
+names a list, so its value counts only as one token.
+A value that points somewhere instead of being the secret ("see Vaultwarden", `${DB_PASS}`, `!secret db`,
+`<password>`, `[[Bitwarden]]`) is left alone, so the note still answers "where is the router password?".
+Patterns are RE2 (linear time); Python `re` runs only on short, length-checked strings.
 """
 
 from __future__ import annotations
@@ -12,113 +14,153 @@ from __future__ import annotations
 import itertools
 import re
 
-import re2
-
-from askvault.redact.spans import Finding
+from askvault.redact.spans import MAX_MATCHES, Finding, compile_rule, examined
+from askvault.redact.words import PLACEHOLDERS, POINTERS
 
 KIND = "password"
 
 _STRONG = (
-    r"passwor[dt]|passwd|kennwort|passphrase|passcode|secret|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key"
+    r"passwor[dt]|passwd|kennwort|passphrase|passcode|secret(?: key)?|api[ _\-]?key|apikey|access[ _\-]?key"
+    r"|private[ _\-]?key"
     r"|auth[_\-]?key|client[_\-]?secret|auth[_\-]?token|access[_\-]?token|refresh[_\-]?token|contrase(?:ñ|n)a"
-    r"|zugangscode"
+    r"|zugangscode|wachtwoord|senha|(?:wifi|wi-fi|wlan|wpa2?|network|netzwerk)[ \-]?(?:key|schlüssel)"
+    r"|(?:door|gate|alarm|garage|safe|locker|entry|keypad|access|tür|haustür|tor|tresor|alarm)[ \-]?code|digicode"
+    r"|code d'acc[eè]s|c[oó]digo de (?:acceso|seguridad|alarma)|cl[ée] (?:wifi|wi-fi|wpa2?)"
 )
-_WEAK = r"pwd|pw|token|(?-i:PIN|PUK)"
+_WEAK = r"pwd|pw|mdp|clave|token|(?-i:PIN|PUK)(?:[ \-]?(?i:code|nummer|number))?|(?i:code|c[oó]digo) (?-i:PIN)"
 _MARKUP = r"(?:\*\*|__)?"
 
 # `DB_PASSWORD=…`, `api_key: "…"`, `--password=…`, "… and the password: hunter2, then …"
+# Windows are unbounded in the patterns and measured in Python: a bounded repeat (`{0,40}`) multiplies an RE2
+# DFA's states by its width, and such a DFA is rebuilt all along a big, varied note. The patterns end at a
+# value's first character; Python reads the value on (possessive, so a line-long value costs one pass), since
+# RE2 would walk its slower capturing engine across a value as long as the note.
 INLINE = (
     r"(?mi)(?:^|[^A-Za-z0-9_.\-])"
-    rf"(?P<key>[A-Za-z0-9_.\-]{{0,40}}(?:{_STRONG})[A-Za-z0-9_.\-]{{0,40}}"
-    rf"|(?:[A-Za-z0-9.\-]{{0,40}}[_.\-])?(?:{_WEAK})|[A-Za-z0-9.\-]{{0,40}}[_.\-]pass)"
-    rf"(?:\*\*|__|[\"'\]])?[ \t]*(?::=|=>|[:=])[ \t]*{_MARKUP}[ \t]*"
-    r"(?P<value>\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|[^\s\"'`,;|<>]{1,200})"
+    rf"(?P<key>[A-Za-z0-9_.\-]*(?:{_STRONG})[A-Za-z0-9_.\-]*"
+    rf"|(?:[A-Za-z0-9.\-]*[_.\-])?(?:{_WEAK})|[A-Za-z0-9.\-]*[_.\-]pass)"
+    rf"(?:\*\*|__|[\"'\]])?[ \t]*(?::=|=>|[:=])[ \t]*{_MARKUP}[ \t]*(?P<value>[^\s,;|<>])"
 )
 # "- **WiFi password:** correct horse battery staple", "Mot de passe : x", "> Router PIN: 1234"
 LINE = (
-    r"(?mi)^[ \t]*(?:(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?|>[ \t]*)*" + _MARKUP
-    + rf"(?:[^\n:=|*_]{{0,40}}[ \t\-])?(?:(?:{_STRONG})(?:e|er|s)?|{_WEAK}|mot de passe|passwörter)"
-    + rf"{_MARKUP}[ \t]*{_MARKUP}[ \t]*[:=]{_MARKUP}[ \t]*(?P<value>[^\s][^\n]{{0,300}})$"
+    r"(?mi)^(?P<lead>[ \t]*(?:(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?|>[ \t]*)*)" + _MARKUP
+    + rf"(?:[^\n:=|*_]*[ \t\-])?(?P<key>(?:{_STRONG})(?:e|er|s)?|{_WEAK}|mot de passe|passwörter)"
+    + rf"{_MARKUP}[ \t]*{_MARKUP}[ \t]*[:=]{_MARKUP}[ \t]*(?P<value>[^\s])"
 )  # fmt: skip
 TABLE = rf"(?mi)^[^\n]*\|[^\n]*(?:{_STRONG}|{_WEAK})[^\n]*$"
 
-_INLINE = re2.compile(INLINE)
-_LINE = re2.compile(LINE)
+_INLINE = compile_rule(INLINE)
+_LINE = compile_rule(LINE)
 _INLINE_KEY, _INLINE_VALUE = _INLINE.groupindex["key"], _INLINE.groupindex["value"]
-_LINE_VALUE = _LINE.groupindex["value"]
+_LINE_LEAD, _LINE_KEY, _LINE_VALUE = _LINE.groupindex["lead"], _LINE.groupindex["key"], _LINE.groupindex["value"]
+_MAX_KEY = 90
+_MAX_LABEL = 42
+"""Characters of a line's label before its key ("WLAN im Gästehaus - Passwort:")."""
+_MAX_LINE_VALUE = 301
+INLINE_VALUE = re.compile(r"\"[^\"\n]++\"|'[^'\n]++'|`[^`\n]++`|[^\s\"'`,;|<>]++")
 _HEADER_CELL = re.compile(
-    rf"(?i)(?:[\w .\-]{{0,30}}[ _.\-])?(?:(?:{_STRONG})(?:e|er|s)?|pwd|pw|token|passwörter)|(?-i:PIN|PUK)"
+    rf"(?i)(?:[\w .\-]{{0,30}}[ _.\-])?(?:(?:{_STRONG})(?:e|er|s)?|pwd|pw|mdp|token|passwörter|mots? de passe)"
+    r"|(?-i:PIN|PUK)"
 )
 _PIPE = re.compile(r"(?<!\\)\|")
 _DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 
 
-def _words(*parts: str) -> frozenset[str]:
-    return frozenset(" ".join(parts).split())
-
-
-_PLACEHOLDERS = _words(
-    "true false null none nil yes no ja nein n/a na tbd todo xxx xxxx *** ... … - ? changeme required optional",
-    "redacted hidden geheim secret password passwort",
-)
-_POINTERS = _words(
-    "see siehe in im auf on at stored saved kept gespeichert hinterlegt liegt from via use uses nutze unter -> →",
-    "=> managed set changed geändert reset rotated required erforderlich not nicht kein keine no the der die das",
-    "is ist was war will wird must muss should same gleich ask below above unten oben here hier bitwarden",
-    "vaultwarden 1password keepass keepassxc lastpass keychain schlüsselbund pass passbolt",
-)
 _REFERENCE_KEYS = ("file", "path", "dir", "_name", "_url")
 """`RESTIC_PASSWORD_FILE=/root/.restic`: the key names where the secret is, not the secret."""
+ABOUT_PARTS = frozenset(
+    {"id", "ids", "file", "files", "path", "dir", "name", "url", "uri", "endpoint", "host", "type", "length", "len"}
+    | {"size", "ttl", "expiry", "expires", "expiration", "lifetime", "enabled", "disabled", "enable", "active"}
+    | {"header", "prefix", "algorithm", "alg", "mode", "count", "max", "min", "limit", "version", "rotation"}
+    | {"username", "format", "encoding", "location", "provider", "issuer", "audience", "method", "scope", "scopes"}
+    | {"hint", "policy", "days", "hours", "seconds", "public", "pub", "required", "command", "cmd", "helper"}
+    | {"store", "backend", "manager", "field", "label", "regex", "pattern", "strength"}
+)
+"""Parts of a key that make it about a secret rather than the secret: `TOKEN_TTL`, `API_KEY_HEADER`."""
+_KEY_PARTS = re.compile(r"[_.\-]+|(?<=[a-z])(?=[A-Z])")
+# `getpass.getpass()`, `settings.DB_PASSWORD`, `process.env.PW`: code that fetches the secret, not the secret.
+_EXPRESSION = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(.*\))?|[A-Za-z_]\w*\(.*\)")
 _MAX_VALUE_WORDS = 8
 _MAX_CELL = 120
 _MAX_COLUMNS = 64
 _MAX_ROW = 4000
 
 
+def about(key: str) -> bool:
+    """True for a key one of whose parts says its value describes the secret (`API_KEY_HEADER`, `max_tokens`)."""
+    return any(part.lower() in ABOUT_PARTS for part in _KEY_PARTS.split(key) if part)
+
+
 def plausible(value: str) -> bool:
     """False for a value that is empty, a placeholder, a reference to elsewhere, or a masked one."""
     value = value.strip(" \t\"'`*_")
+    if not any(ch in value for ch in "([{"):
+        value = value.rstrip(")]}")  # `f(password: str)`, "(pw: x)", `{"password": 2}}`
     if len(value) < 3:
         return False
     low = value.casefold()
-    if low in _PLACEHOLDERS or value[0] in "$%{!<[(#" or value.startswith(("/", "~/", "./", "../")):
+    if low in PLACEHOLDERS or value[0] in "$%{!<[(#" or value.startswith(("/", "~/", "./", "../")):
         return False
-    if set(value) <= set("*x.…-_#?•"):
+    if set(value) <= set("*x.…-_#?•") or (len(value) <= 200 and _EXPRESSION.fullmatch(value)):
         return False
     words = low.split()
-    return bool(words) and words[0].strip(":,.") not in _POINTERS
+    return bool(words) and words[0].strip(":,.").removesuffix("'s").removesuffix("’s") not in POINTERS
 
 
 def _inline(text: str) -> list[Finding]:
     found: list[Finding] = []
-    for match in _INLINE.finditer(text):
+    covered = 0
+    for match in examined(_INLINE.finditer(text), found, KIND, len(text)):
         key = match.group(_INLINE_KEY).casefold()
-        if "secretar" in key or key.endswith(_REFERENCE_KEYS):
+        start = match.start(_INLINE_VALUE)
+        if start < covered or len(key) > _MAX_KEY or "secretar" in key or key.endswith(_REFERENCE_KEYS) or about(key):
             continue
-        value = match.group(_INLINE_VALUE)
+        read = INLINE_VALUE.match(text, start)
+        if read is None:
+            continue
+        value, end = read.group(), read.end()
+        covered = end
+        if key.endswith("s") and text.startswith(",", end):
+            continue  # "secrets: Paperless-ngx, Vaultwarden" lists things; `.env` lists go to `env.py`
         if plausible(value):
-            start, end = match.span(_INLINE_VALUE)
-            found.append(Finding(KIND, *_unquote(text, start, end)))
+            found.append(Finding(KIND, *unquote(text, start, end)))
     return found
+
+
+def _listed(key: str, value: str) -> bool:
+    """A plural key with several words ("Secrets: Paperless-ngx, Vaultwarden"), or the Spanish `clave` (also
+    "key" in general) with a word instead of a password-shaped value."""
+    key = key.casefold()
+    if key.endswith(("s", "wörter", "worte")) and len(value.split()) > 1:
+        return True
+    return key == "clave" and not any(ch.isdigit() or not ch.isalnum() for ch in value.strip())
 
 
 def _line(text: str) -> list[Finding]:
     found: list[Finding] = []
-    for match in _LINE.finditer(text):
-        value = match.group(_LINE_VALUE)
-        if len(value.split()) > _MAX_VALUE_WORDS or not plausible(value):
+    for match in examined(_LINE.finditer(text), found, KIND, len(text)):
+        start = match.start(_LINE_VALUE)
+        eol = text.find("\n", start, start + _MAX_LINE_VALUE + 1)
+        if eol < 0 and len(text) > start + _MAX_LINE_VALUE:
+            continue  # a value longer than a line's is prose
+        value = text[start : len(text) if eol < 0 else eol].rstrip("\r \t")
+        if match.start(_LINE_KEY) - match.end(_LINE_LEAD) > _MAX_LABEL + 4:
             continue
-        start, end = match.span(_LINE_VALUE)
-        found.append(Finding(KIND, *_unquote(text, start, end)))
+        words = value.casefold().split()
+        if len(words) > _MAX_VALUE_WORDS or not plausible(value) or _listed(match.group(_LINE_KEY), value):
+            continue
+        found.append(Finding(KIND, *unquote(text, start, start + len(value))))
     return found
 
 
-def _unquote(text: str, start: int, end: int) -> tuple[int, int]:
-    """Shrinks a value's span past markup and quotes around it: `**hunter2**` → hunter2."""
+def unquote(text: str, start: int, end: int) -> tuple[int, int]:
+    """Shrinks a value's span past markup and quotes around it: `**hunter2**` → hunter2, `(pw: x)` → x."""
     junk = " \t\"'`*_"
     while start < end and text[start] in junk:
         start += 1
     while end > start and text[end - 1] in junk:
+        end -= 1
+    if end > start + 1 and text[end - 1] == ")" and "(" not in text[start:end]:
         end -= 1
     return start, end
 
@@ -149,12 +191,13 @@ def _tables(text: str) -> list[Finding]:
     found: list[Finding] = []
     lines = text.split("\n")
     offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
-    row = 0
+    row = examined = 0
     while row < len(lines) - 1:
         header, below = lines[row], lines[row + 1]
         if "|" not in header or not _is_delimiter_row(below):
             row += 1
             continue
+        examined += 1
         cells = _cells(header, offsets[row])
         columns = [
             n
@@ -163,11 +206,15 @@ def _tables(text: str) -> list[Finding]:
         ]
         row += 2
         while row < len(lines) and "|" in lines[row]:
+            examined += 1
+            if examined > MAX_MATCHES:
+                found.append(Finding(KIND, offsets[row], len(text)))  # see `MAX_MATCHES`
+                return found
             if columns:
                 body = _cells(lines[row], offsets[row], max(columns) + 1)
                 for n in columns:
                     if n < len(body) and plausible(text[body[n][0] : body[n][1]]):
-                        found.append(Finding(KIND, *_unquote(text, *body[n])))
+                        found.append(Finding(KIND, *unquote(text, *body[n])))
             row += 1
     return found
 

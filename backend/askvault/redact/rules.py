@@ -8,8 +8,10 @@ Python's `re`, e.g. the JWT one on `eyJeyJeyJ…`). The few constructs RE2 lacks
 a look-behind boundary becomes a consumed boundary and a trailing look-ahead a consumed non-match; the secret
 itself is a capture group or the trimmed match, so the consumed characters are never redacted.
 
-Left out on purpose: `IPPublicDetector` (IP addresses are what homelab notes are about, not secrets) and the
-entropy and keyword plugins (noisy on Markdown; `askvault.redact.notes` has prose-aware password rules).
+Left out on purpose: `IPPublicDetector` (IP addresses are what homelab notes are about, not secrets), the
+entropy and keyword plugins (noisy on Markdown; `passwords.py` and `prose.py` have note-aware password rules)
+and `BasicAuthDetector` (`urls.py` replaces it: it also sees an empty user, `redis://:secret@host`, and leaves
+a template's `user:password@` alone).
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from detect_secrets.plugins.artifactory import ArtifactoryDetector
 from detect_secrets.plugins.aws import AWSKeyDetector
 from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
 from detect_secrets.plugins.base import RegexBasedDetector
-from detect_secrets.plugins.basic_auth import BasicAuthDetector
 from detect_secrets.plugins.cloudant import CloudantDetector
 from detect_secrets.plugins.discord import DiscordBotTokenDetector
 from detect_secrets.plugins.github_token import GitHubTokenDetector
@@ -44,8 +45,8 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
-ASKVAULT_RULES_REVISION = 1
-"""Bump when a rule below, in `notes.py` or in the engine changes what is redacted."""
+ASKVAULT_RULES_REVISION = 2
+"""Bump when a rule below, in another module of this package or in the engine changes what is redacted."""
 RULESET_VERSION = f"detect-secrets {DETECT_SECRETS_VERSION} + askvault rules {ASKVAULT_RULES_REVISION}"
 
 PRIVATE_KEY = "private-key"
@@ -68,7 +69,6 @@ PLUGINS: tuple[type[RegexBasedDetector], ...] = (
     ArtifactoryDetector,
     AWSKeyDetector,
     AzureStorageKeyDetector,
-    BasicAuthDetector,
     CloudantDetector,
     DiscordBotTokenDetector,
     GitHubTokenDetector,
@@ -93,7 +93,6 @@ PLUGINS: tuple[type[RegexBasedDetector], ...] = (
 # Plugins whose first capture group is the secret itself (in the others a group is only a prefix, e.g. `ghp`).
 _SECRET_IN_GROUP = {
     AWSKeyDetector,
-    BasicAuthDetector,
     CloudantDetector,
     IbmCloudIamDetector,
     IbmCosHmacDetector,
