@@ -65,6 +65,10 @@ class RetrievalParams:
     min_dense_score: float = 0.0
     """Dense hits below this cosine similarity do not count as 'found' for the no-retrieval rule."""
     stem_language: str = "english"
+    """The Snowball stemmer for notes whose language is not known (and for every note with `note_languages` off)."""
+    note_languages: bool = True
+    """Each note is tokenized in its own language: its frontmatter's `lang`/`language`, else detected
+    (`store.detect`); a question in its own language and the vault's main ones. Off: all in `stem_language`."""
     dense_weight: float = 1.0
     """Weight of the dense leg in fusion: Σ weight / (rrf_k + rank) for `rrf`, the convex combination's share
     (weight / Σ weights) for `scores`."""
