@@ -73,9 +73,10 @@ class RetrievalParams:
     """Weight of the dense leg in fusion: Σ weight / (rrf_k + rank) for `rrf`, the convex combination's share
     (weight / Σ weights) for `scores`."""
     keyword_weight: float = 1.0
-    fusion: str = "rrf"
-    """How the legs are merged: `rrf` (reciprocal rank fusion) or `scores` (min-max normalised scores, weighted;
-    `retrieve.fusion.score_fusion`)."""
+    fusion: str = "scores"
+    """How hybrid search merges the legs: `scores` (min-max normalised scores, weighted; `retrieve.fusion.
+    score_fusion`) or `rrf` (reciprocal rank fusion, the default before round four: eval/README.md). Single-leg
+    modes always rank by 1/(rrf_k + rank)."""
     protect_top: int = 0
     """Each leg's top N chunks are kept within the fused top (legs × N) (0: plain RRF)."""
     expand_note_hits: bool = False
