@@ -12,7 +12,8 @@ MAIN_JS   := $(PLUGIN)/dist/main.js
 VAULT     ?= eval/sample-vault
 OLLAMA_MINILM ?= ../shared/tools/ollama-minilm/run.sh
 
-.PHONY: help setup run test lint py-lint plugin-check plugin-e2e pytest eval eval-corpora bench reliability chromium clean
+.PHONY: help setup run test lint py-lint plugin-check plugin-e2e pytest eval eval-corpora bench reliability chromium clean \
+        release-check version-bump wheel
 
 help:
 	@echo "make run    - install what is missing, build the plugin, serve the sample vault"
@@ -80,3 +81,20 @@ reliability: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(PLUGIN)/node_modules $(MAIN_JS) .mypy_cache .ruff_cache .pytest_cache
+
+# Releases (docs/release.md). One version in manifest.json, versions.json, plugin/package.json (and its lock) and
+# askvault/__init__.py: `make version-bump VERSION=x.y.z` writes it everywhere, `make release-check [TAG=x.y.z]`
+# fails when they disagree, when manifest.json breaks Obsidian's rules, or when TAG is not the version.
+release-check: $(STAMP)
+	$(PY) -m scripts.release check $(if $(TAG),--tag $(TAG))
+
+version-bump: $(STAMP)
+	@test -n "$(VERSION)" || { echo "usage: make version-bump VERSION=x.y.z"; exit 2; }
+	$(PY) -m scripts.release bump $(VERSION)
+
+# The wheel and sdist in dist/ carry the built plugin (askvault/plugin_bundle/), so that `pipx install` then
+# `askvault install-plugin` needs no checkout; backend/setup.py refuses to build without a current bundle.
+wheel: $(STAMP) $(MAIN_JS) release-check
+	$(PY) -m scripts.release bundle
+	@mkdir -p dist && echo '*' > dist/.gitignore
+	$(PY) -m build --no-isolation --outdir dist backend

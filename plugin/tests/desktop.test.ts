@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LookupStore } from "../src/desktop/commandLookup";
 import { discover, isAlive, vaultDataFolder } from "../src/desktop/discovery";
 import { startSidecar } from "../src/desktop/sidecarProcess";
 
@@ -83,10 +84,30 @@ describe("sidecar process", () => {
 		expect(exit).toMatchObject({ code: 3, stderrTail: "port 27123 is taken" });
 	});
 
-	it("reports a missing command", async () => {
-		const child = await startSidecar(path.join(root, "no-such-askvault"), ["serve"]);
-		const exit = await child.exited;
-		expect(exit.code).toBeNull();
-		expect(exit.stderrTail).toContain("ENOENT");
+	it("refuses a missing command with the install command, and records the lookup", async () => {
+		const lookups = new LookupStore();
+		const place = { platform: "linux", env: { PATH: root }, home: root };
+		const start = startSidecar(path.join(root, "no-such-askvault"), ["serve"], { lookups, place });
+		await expect(start).rejects.toThrow("Install it with `pipx install askvault` (or `uv tool install askvault`)");
+		expect(lookups.current).toEqual({
+			state: "missing",
+			command: path.join(root, "no-such-askvault"),
+			searched: [path.join(root, "no-such-askvault"), path.join(root, "askvault"), path.join(root, ".local", "bin", "askvault")],
+		});
+	});
+
+	it("runs `askvault` found on PATH when the configured path is gone, passing arguments untouched", async () => {
+		const bin = path.join(root, "pipx-bin");
+		await mkdir(bin);
+		// Node itself under the program's name: a real executable found by name, run without a shell.
+		await symlink(process.execPath, path.join(bin, "askvault"));
+		const out = path.join(root, "args.json");
+		const script = "require('fs').writeFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)))";
+		const lookups = new LookupStore();
+		const place = { platform: "linux", env: { PATH: `/nonexistent:${bin}` }, home: root };
+		const child = await startSidecar("/old/venv/bin/askvault", ["-e", script, out, "serve", "--vault", "a b"], { lookups, place });
+		expect((await child.exited).code).toBe(0);
+		expect(JSON.parse(await readFile(out, "utf8"))).toEqual(["serve", "--vault", "a b"]);
+		expect(lookups.current).toEqual({ state: "found", command: "/old/venv/bin/askvault", path: path.join(bin, "askvault") });
 	});
 });

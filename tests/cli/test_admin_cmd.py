@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 
+import askvault
 from askvault.cli.options import EXIT_CONFIG, EXIT_ERROR
+from askvault.cli.plugin_source import checkout_root
 from tests.cli.cli_helpers import common, config_of, invoke
 
+ROOT = Path(__file__).resolve().parents[2]
 PLUGIN_FILES = {
     "manifest.json": json.dumps({"id": "ask-vault", "name": "Ask Vault", "version": "9.9.9"}),
     "main.js": "module.exports = class AskVault {};\n",
@@ -40,8 +43,65 @@ async def test_install_plugin_copies_the_three_files(tmp_path: Path, build: Path
     assert sorted(p.name for p in target.iterdir()) == sorted(PLUGIN_FILES)
     for name, text in PLUGIN_FILES.items():
         assert (target / name).read_text(encoding="utf-8") == text
-    assert result.stdout.startswith(f"Installed Ask Vault 9.9.9 into {target}.")
-    assert "enable" in result.stdout
+    assert result.stdout.splitlines()[:3] == [
+        f"Installed Ask Vault 9.9.9 into {target}.",
+        f"From {build}.",
+        "Replaced an earlier copy without a readable manifest.",
+    ]
+    assert 'turn "Ask Vault" off and on' in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("existing", "said"),
+    [
+        (None, "Replaced nothing: it was not installed in this vault."),
+        (
+            {"id": "ask-vault", "version": "0.0.9"},
+            "Replaced Ask Vault 0.0.9; the plugin's settings (data.json) are kept.",
+        ),
+        (
+            {"id": "ask-vault", "version": "9.9.9"},
+            "Replaced Ask Vault 9.9.9 (the same version); the plugin's settings (data.json) are kept.",
+        ),
+        ("not json", "Replaced an earlier copy without a readable manifest."),
+    ],
+    ids=["first-install", "older", "same-version", "unreadable"],
+)
+async def test_install_plugin_says_what_it_replaced(
+    tmp_path: Path, build: Path, existing: dict[str, str] | str | None, said: str
+) -> None:
+    target = tmp_path / "vault/.obsidian/plugins/ask-vault"
+    (tmp_path / "vault/.obsidian").mkdir(parents=True)
+    if existing is not None:
+        target.mkdir(parents=True)
+        (target / "manifest.json").write_text(
+            existing if isinstance(existing, str) else json.dumps(existing), encoding="utf-8"
+        )
+        (target / "data.json").write_text('{"topK": 3}', encoding="utf-8")
+
+    result = await invoke("install-plugin", "--vault", str(tmp_path / "vault"), "--from", str(build))
+
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[2] == said
+    assert lines[3] == f"Note: this sidecar is askvault {askvault.__version__}; the two work best at the same version."
+    assert lines[4].startswith(
+        "In Obsidian: Settings → Community plugins → enable" if existing is None else "In Obsidian: turn"
+    )
+    assert json.loads((target / "manifest.json").read_text(encoding="utf-8"))["version"] == "9.9.9"
+    if existing is not None:
+        assert (target / "data.json").read_text(encoding="utf-8") == '{"topK": 3}'
+
+
+async def test_version_names_the_sidecar_and_the_plugin_install_plugin_would_install() -> None:
+    result = await invoke("--version")
+
+    assert result.exit_code == 0, result.output
+    sidecar, plugin = result.stdout.splitlines()
+    assert sidecar == f"askvault {askvault.__version__}"
+    # From a checkout: its own build once the plugin is built, else whatever an earlier `make wheel` bundled.
+    assert plugin.startswith("Ask Vault plugin ")
+    assert checkout_root() == ROOT
 
 
 async def test_install_plugin_honours_another_config_folder(tmp_path: Path, build: Path) -> None:

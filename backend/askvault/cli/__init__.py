@@ -4,18 +4,31 @@ from __future__ import annotations
 
 import click
 
-from askvault import __version__
 from askvault.cli.admin_cmd import install_plugin, token
 from askvault.cli.calibrate_cmd import calibrate_command
 from askvault.cli.eval_cmd import eval_command
 from askvault.cli.index_cmd import index
 from askvault.cli.mcp_cmd import mcp_command
+from askvault.cli.plugin_source import version_text
 from askvault.cli.query_cmd import ask, search
 from askvault.cli.serve_cmd import serve
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(version_text())
+        ctx.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
-@click.version_option(__version__, prog_name="askvault")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the sidecar's version and the plugin version install-plugin installs, and exit.",
+)
 def cli() -> None:
     """Ask questions of your Obsidian vault, locally: hybrid search and cited answers from Ollama."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -11,9 +10,12 @@ import click
 import askvault
 from askvault.api.token import load_or_create_token
 from askvault.cli.options import build_config, handles_errors, shared_options
-from askvault.errors import ConfigError, VaultError
+from askvault.cli.plugin_source import find_plugin
+from askvault.errors import VaultError
+from askvault.plugin_bundle import PLUGIN_ID, folder_files, missing, plugin_version
 
-PLUGIN_ID = "ask-vault"
+ENABLE = 'In Obsidian: Settings → Community plugins → enable "Ask Vault" (turn off Restricted mode first).'
+RELOAD = 'In Obsidian: turn "Ask Vault" off and on under Settings → Community plugins (or restart Obsidian) to load it.'
 
 
 @click.command()
@@ -25,27 +27,16 @@ def token(**params: object) -> None:
     click.echo(load_or_create_token(config.store.data_dir, config.vault.root))
 
 
-def _repo_root() -> Path:
-    # backend/askvault/__init__.py → the checkout's root, where manifest.json lives.
-    return Path(askvault.__file__).resolve().parents[2]
-
-
-def plugin_files(source: Path | None) -> dict[str, Path]:
-    """manifest.json, main.js and styles.css: from `source` if given, else from this checkout."""
-    if source is not None:
-        files = {name: source / name for name in ("manifest.json", "main.js", "styles.css")}
-    else:
-        root = _repo_root()
-        files = {
-            "manifest.json": root / "manifest.json",
-            "main.js": root / "plugin" / "dist" / "main.js",
-            "styles.css": root / "plugin" / "styles.css",
-        }
-    missing = [name for name, path in files.items() if not path.is_file()]
-    if missing:
-        hint = "" if source is not None else " (build the plugin first: `make setup`)"
-        raise ConfigError(f"plugin file(s) not found: {', '.join(missing)}{hint}")
-    return files
+def replaced_text(target: Path, new_version: str | None) -> str:
+    """What an install over `target` replaces, said before the files are overwritten."""
+    existing = folder_files(target)
+    if len(missing(existing)) == len(existing):
+        return "Replaced nothing: it was not installed in this vault."
+    old = plugin_version(existing)
+    if old is None:
+        return "Replaced an earlier copy without a readable manifest."
+    same = " (the same version)" if old == new_version else ""
+    return f"Replaced Ask Vault {old}{same}; the plugin's settings (data.json) are kept."
 
 
 @click.command("install-plugin")
@@ -56,7 +47,10 @@ def plugin_files(source: Path | None) -> dict[str, Path]:
 )
 @handles_errors
 def install_plugin(vault: Path, config_dir: str, source: Path | None) -> None:
-    """Copy the plugin into VAULT/<config dir>/plugins/ask-vault/ (then enable it in Obsidian's settings)."""
+    """Copy the plugin into VAULT/<config dir>/plugins/ask-vault/ (then enable it in Obsidian's settings).
+
+    Without --from it installs this checkout's build, or the copy bundled in the installed package.
+    """
     config_path = vault / config_dir
     if not vault.is_dir():
         raise VaultError(f"--vault: {vault} is not a folder")
@@ -64,15 +58,14 @@ def install_plugin(vault: Path, config_dir: str, source: Path | None) -> None:
         raise VaultError(
             f"--vault: {vault} is not an Obsidian vault (no {config_dir}/ folder); open it in Obsidian once first"
         )
-    files = plugin_files(source)
-    manifest = json.loads(files["manifest.json"].read_text(encoding="utf-8"))
-    if manifest.get("id") != PLUGIN_ID:
-        raise ConfigError(f"{files['manifest.json']} is not Ask Vault's manifest (id {manifest.get('id')!r})")
+    plugin = find_plugin(source)
     target = config_path / "plugins" / PLUGIN_ID
+    replaced = replaced_text(target, plugin.version)
     target.mkdir(parents=True, exist_ok=True)
-    for name, path in files.items():
+    for name, path in plugin.files.items():
         shutil.copyfile(path, target / name)
-    click.echo(
-        f"Installed Ask Vault {manifest.get('version')} into {target}.\n"
-        'In Obsidian: Settings → Community plugins → enable "Ask Vault" (turn off Restricted mode first).'
-    )
+    lines = [f"Installed Ask Vault {plugin.version} into {target}.", f"From {plugin.origin}.", replaced]
+    if plugin.version != askvault.__version__:
+        lines.append(f"Note: this sidecar is askvault {askvault.__version__}; the two work best at the same version.")
+    lines.append(ENABLE if replaced.startswith("Replaced nothing") else RELOAD)
+    click.echo("\n".join(lines))

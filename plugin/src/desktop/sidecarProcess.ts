@@ -1,6 +1,8 @@
-/** Desktop only: runs `askvault serve` as a child process (no shell, arguments as an array) and stops it. */
+/** Desktop only: finds the program, runs `askvault serve` as a child process (no shell, arguments as an array) and stops it. */
 
 import type { ChildProcess } from "child_process";
+import { describeLookup, type LookupPlace, type LookupStore } from "./commandLookup";
+import { locateCommand, sidecarLookup } from "./locate";
 
 export interface ProcessExit {
 	code: number | null;
@@ -16,12 +18,26 @@ export interface SidecarProcess {
 	stop(): void;
 }
 
+export interface StartOptions {
+	/** Where the lookup goes (default: the plugin's one store). */
+	lookups?: LookupStore;
+	/** PATH, home and platform to search (default: this process's). */
+	place?: LookupPlace;
+}
+
 const TAIL_LINES = 20;
 const KILL_AFTER_MS = 3000;
 
-export async function startSidecar(command: string, args: string[]): Promise<SidecarProcess> {
+/**
+ * Starts the first program `command` names (itself, else `askvault` on PATH or where pipx and uv put it); records the
+ * lookup for the settings tab and status bar, and throws, saying how to install it, when there is none.
+ */
+export async function startSidecar(command: string, args: string[], options: StartOptions = {}): Promise<SidecarProcess> {
+	const lookup = await locateCommand(command, options.place);
+	(options.lookups ?? sidecarLookup).set(lookup);
+	if (lookup.state === "missing") throw new Error(describeLookup(lookup));
 	const { spawn } = await import("child_process");
-	const child: ChildProcess = spawn(command, args, {
+	const child: ChildProcess = spawn(lookup.path, args, {
 		shell: false,
 		stdio: ["ignore", "ignore", "pipe"],
 		windowsHide: true,

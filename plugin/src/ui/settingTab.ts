@@ -2,6 +2,8 @@
 
 import { type App, Notice, Platform, type Plugin, PluginSettingTab, Setting } from "obsidian";
 import { describeConnection } from "../answer/status";
+import { INSTALL_COMMAND, INSTALL_COMMAND_UV } from "../desktop/commandLookup";
+import { locateCommand, sidecarLookup } from "../desktop/locate";
 import { normaliseUrl, parseExclusions, parseTopK, TOP_K_MAX, TOP_K_MIN } from "../settings";
 import type { AskVaultHost } from "../plugin/host";
 
@@ -95,13 +97,27 @@ export class AskVaultSettingTab extends PluginSettingTab {
 			.addToggle((toggle) =>
 				toggle.setValue(settings.autoStart).onChange(async (value) => {
 					settings.autoStart = value;
+					// Without automatic start a missing program is no problem worth a status bar line.
+					if (!value) sidecarLookup.set(null);
 					await this.host.saveSettings();
 					await connection.restartSidecar();
+					await this.showLookup(program);
 				}),
 			);
 		this.textSetting("Command", "The `askvault` program: a name on your PATH or a full path.", "askvault", () => settings.command, (v) => {
 			settings.command = v || "askvault";
+			void this.showLookup(program);
 		});
+		const program = new Setting(containerEl).setName("Sidecar program").addButton((button) =>
+			button.setButtonText("Copy install command").onClick(async () => {
+				const copied = await navigator.clipboard.writeText(INSTALL_COMMAND).then(
+					() => true,
+					() => false,
+				);
+				new Notice(copied ? `Copied: ${INSTALL_COMMAND}` : `Install the sidecar with: ${INSTALL_COMMAND}`);
+			}),
+		);
+		void this.showLookup(program);
 		this.textSetting("Data folder", "Where the sidecar keeps its index (`--data-dir`). Empty for the default per-user folder.", "", () => settings.dataDir, (v) => {
 			settings.dataDir = v;
 		});
@@ -132,6 +148,27 @@ export class AskVaultSettingTab extends PluginSettingTab {
 					new Notice(settings.autoStart ? "Restarting the Ask Vault sidecar." : "Turn on automatic start to let Obsidian run the sidecar.");
 				}),
 			);
+	}
+
+	/** Says where the program is, or the exact command that installs it (also what the status bar says, when it starts it). */
+	private async showLookup(setting: Setting): Promise<void> {
+		const { settings } = this.host;
+		setting.setDesc("Looking for the program…");
+		const lookup = await locateCommand(settings.command);
+		if (settings.autoStart) sidecarLookup.set(lookup);
+		const desc = setting.descEl;
+		desc.empty();
+		const copy = setting.controlEl.querySelector("button");
+		if (copy) copy.hidden = lookup.state === "found";
+		if (lookup.state === "found") {
+			desc.setText(`Found: ${lookup.path}`);
+			return;
+		}
+		desc.appendText(`"${lookup.command}" was not found on your PATH or in ~/.local/bin. Install the sidecar with `);
+		desc.createEl("code", { text: INSTALL_COMMAND });
+		desc.appendText(" (or ");
+		desc.createEl("code", { text: INSTALL_COMMAND_UV });
+		desc.appendText("), then restart the sidecar below.");
 	}
 
 	private textSetting(name: string, desc: string, placeholder: string, get: () => string, set: (value: string) => void): void {

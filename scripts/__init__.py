@@ -1,0 +1,1 @@
+"""Release chores run from the repository root: version bump, version and manifest checks, plugin bundle."""
