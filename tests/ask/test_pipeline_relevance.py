@@ -137,7 +137,9 @@ async def test_keyword_only_searches_decide_on_the_keywords(
 
 
 async def test_the_injected_calibration_decides(fake_ollama: RunningOllama) -> None:
-    strict = Calibration("all-minilm", Weights(top_dense=20.0), bias=-18.0, threshold=0.5, source="fitted for this test")
+    strict = Calibration(
+        "all-minilm", Weights(top_dense=20.0), bias=-18.0, threshold=0.5, source="fitted for this test"
+    )
     confident = [make_hit(1, "Boat wifi: see the router.", legs="dense", dense_score=0.8)]
     async with open_pipeline(fake_ollama.url, CannedSearcher(confident), calibration=strict) as pipeline:
         events = await collect(pipeline.run(QUESTION))
