@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from askvault.model import Chunk
+from askvault.store.multilingual import LanguageTokenizers
 from bench import synth
 from bench.fake_embed import HashEmbedder, TimedEmbedder
 from bench.harness import bench_engine, config_for, dir_size, percentiles, proc_status, reset_peak_rss
@@ -93,8 +94,9 @@ async def _measure(chunks_wanted: int, dim: int, seed: int, n_queries: int, work
         ids = [c.id for c in chunks]
         matrix = hasher.matrix([c.index_text for c in chunks])
         vectors = hasher.matrix(questions)
-        tokenizer = engine.keywords.tokenizer
-        corpus = [tokenizer.tokenize(c.index_text) for c in chunks]
+        # Each chunk in its note's language and each question as the keyword leg analyses it: the same terms.
+        tokenizers = LanguageTokenizers(engine.keywords.tokenizer)
+        corpus = [tokenizers.tokenize(c.index_text, c.language) for c in chunks]
         retriever = bm25s.BM25(method="lucene", k1=1.5, b=0.75)
         started = time.perf_counter()
         retriever.index(corpus, show_progress=False)
@@ -103,7 +105,7 @@ async def _measure(chunks_wanted: int, dim: int, seed: int, n_queries: int, work
         bm25s_ms: list[float] = []
         agree = 0
         for number, question in enumerate(questions):
-            terms = tokenizer.query_terms(question)
+            terms = engine.keywords.query_terms(question)
             started = time.perf_counter()
             numpy_top(matrix, vectors[number], LEG_K)
             numpy_elapsed = _clock_ms(started)

@@ -83,6 +83,9 @@ class Chunk:
     tags: tuple[str, ...] = ()
     mtime: float = 0.0
     """The note's modification time (seconds since the epoch), for date filters."""
+    language: str = ""
+    """The note's language as an ISO 639-1 code (`de`, `zh`): from its frontmatter (`lang`/`language`) or
+    detected; "" when unknown, and the keyword leg then uses the configured `stem_language`."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ import pytest
 
 from askvault.ask.events import AskEvent, DoneEvent, RetrievalEvent, TokenEvent
 from askvault.ask.pipeline import NOT_COVERED_ANSWER
-from askvault.ask.relevance import PLACEHOLDER, Calibration, RelevanceDecision, Weights
+from askvault.ask.relevance import Calibration, RelevanceDecision, Weights
 from askvault.config import RetrievalParams
 from askvault.model import Hit, Message, Scalar, TermStat
 from tests.ask.canned import CannedSearcher, collect, kinds, open_pipeline
@@ -137,7 +137,9 @@ async def test_keyword_only_searches_decide_on_the_keywords(
 
 
 async def test_the_injected_calibration_decides(fake_ollama: RunningOllama) -> None:
-    strict = Calibration("all-minilm", Weights(top_dense=20.0), bias=-18.0, threshold=0.5, source=PLACEHOLDER)
+    strict = Calibration(
+        "all-minilm", Weights(top_dense=20.0), bias=-18.0, threshold=0.5, source="fitted for this test"
+    )
     confident = [make_hit(1, "Boat wifi: see the router.", legs="dense", dense_score=0.8)]
     async with open_pipeline(fake_ollama.url, CannedSearcher(confident), calibration=strict) as pipeline:
         events = await collect(pipeline.run(QUESTION))
@@ -145,7 +147,7 @@ async def test_the_injected_calibration_decides(fake_ollama: RunningOllama) -> N
     assert (decision.answer, decision.calibration_model, decision.calibration_source) == (
         False,
         "all-minilm",
-        PLACEHOLDER,
+        "fitted for this test",
     )
     assert fake_ollama.fake.calls("/api/chat") == []
 

@@ -49,6 +49,8 @@ async def engine(tmp_path_factory: pytest.TempPathFactory, module_ollama: Runnin
 
 
 def searcher(engine: Engine, **changes: object) -> HybridSearcher:
+    # The graph signals were measured as RRF lists (and stay off); their tests keep rank fusion.
+    changes.setdefault("fusion", "rrf")
     params = dataclasses.replace(RetrievalParams(), **changes)  # type: ignore[arg-type]
     return HybridSearcher(engine.catalog, engine.keywords, engine.dense, params, engine.guard.visible, engine.links)
 
@@ -66,7 +68,7 @@ async def test_links_are_kept_beside_the_catalog(engine: Engine) -> None:
 
 
 async def test_off_by_default_and_nothing_marked(engine: Engine) -> None:
-    plain = await searcher(engine).search(QUERY, 10)
+    plain = await searcher(engine, fusion="scores").search(QUERY, 10)
     assert (await engine.searcher.search(QUERY, 10)).hits == plain.hits
     assert all(hit.via is None for hit in plain.hits)
     assert all("via" not in hit_to_json(hit) for hit in plain.hits)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 import pytest_asyncio
 
 from askvault.ask.events import DoneEvent, RetrievalEvent
+from askvault.retrieve.hybrid import HybridSearcher
 from askvault.wiring import Engine
 from tests.conftest import RunningOllama
 from tests.engine_helpers import engine_config, indexed_engine, paragraph, paths, write_notes
@@ -87,8 +89,14 @@ async def test_exact_values_come_first_in_hybrid(engine: Engine, query: str, exp
     assert result.hits[0].keyword_rank == 1
 
 
+def rrf_searcher(engine: Engine) -> HybridSearcher:
+    params = dataclasses.replace(engine.config.retrieval, fusion="rrf")
+    return HybridSearcher(engine.catalog, engine.keywords, engine.dense, params, visible=engine.guard.visible)
+
+
 async def test_a_second_chunk_of_the_same_note_is_kept(engine: Engine) -> None:
-    result = await engine.searcher.search("restic snapshots", 5)
+    # Rank fusion: the fake embedder's vectors are noise, which min-max scores would weigh like a real leg.
+    result = await rrf_searcher(engine).search("restic snapshots", 5)
 
     headings = [hit.chunk.heading_path for hit in result.hits if hit.chunk.path == "Homelab/Backups.md"]
     assert sorted(headings) == [("Backups", "Laptop"), ("Backups", "Phone")]
@@ -96,7 +104,7 @@ async def test_a_second_chunk_of_the_same_note_is_kept(engine: Engine) -> None:
 
 
 async def test_results_carry_both_ranks_and_fused_scores_in_order(engine: Engine) -> None:
-    result = await engine.searcher.search("restic snapshots the laptop", 8)
+    result = await rrf_searcher(engine).search("restic snapshots the laptop", 8)
 
     scores = [hit.fused_score for hit in result.hits]
     assert scores == sorted(scores, reverse=True)
@@ -106,6 +114,19 @@ async def test_results_carry_both_ranks_and_fused_scores_in_order(engine: Engine
         assert all(r >= 1 for r in ranks)
         assert hit.fused_score == pytest.approx(sum(1 / (60 + r) for r in ranks))
     assert len({hit.chunk.id for hit in result.hits}) == len(result.hits)
+
+
+async def test_score_fusion_is_the_default_and_bounded(engine: Engine) -> None:
+    """The default (`fusion = "scores"`): each hit's fused score is its legs' min-max normalised scores, averaged
+    (no identifiers in this question), so between 0 and 1, best first, and every hit keeps its legs' ranks."""
+    assert engine.config.retrieval.fusion == "scores"
+    result = await engine.searcher.search("restic snapshots the laptop", 8)
+    scores = [hit.fused_score for hit in result.hits]
+    assert scores == sorted(scores, reverse=True)
+    assert all(0.0 <= s <= 1.0 for s in scores)
+    assert all(hit.dense_rank is not None or hit.keyword_rank is not None for hit in result.hits)
+    both = [hit for hit in result.hits if hit.dense_rank == 1 and hit.keyword_rank == 1]
+    assert all(hit.fused_score == pytest.approx(1.0) for hit in both)
 
 
 async def test_total_time_includes_embedding_and_the_answer_metrics_are_honest(

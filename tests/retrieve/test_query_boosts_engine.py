@@ -67,7 +67,9 @@ async def engine(tmp_path_factory: pytest.TempPathFactory, module_ollama: Runnin
 
 
 def searcher(engine: Engine, **switches: float | int | str) -> HybridSearcher:
-    """A searcher over the engine's own index with some retrieval switches changed."""
+    """A searcher over the engine's own index with some retrieval switches changed; rank fusion unless named (these
+    boosts were designed and measured as RRF lists; the score-fusion form has its own test)."""
+    switches.setdefault("fusion", "rrf")
     params = dataclasses.replace(engine.config.retrieval, **switches)  # type: ignore[arg-type]
     return HybridSearcher(engine.catalog, engine.keywords, engine.dense, params, visible=engine.guard.visible)
 

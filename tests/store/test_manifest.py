@@ -232,7 +232,7 @@ def test_newer_schema_is_refused(tmp_path: Path) -> None:
         conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
     conn.close()
 
-    with pytest.raises(StoreError, match=r"has schema 99, newer than this Ask Vault understands \(2\)"):
+    with pytest.raises(StoreError, match=rf"has schema 99, newer than this Ask Vault understands \({SCHEMA_VERSION}\)"):
         Manifest.open(tmp_path)
 
 

@@ -65,13 +65,18 @@ class RetrievalParams:
     min_dense_score: float = 0.0
     """Dense hits below this cosine similarity do not count as 'found' for the no-retrieval rule."""
     stem_language: str = "english"
+    """The Snowball stemmer for notes whose language is not known (and for every note with `note_languages` off)."""
+    note_languages: bool = True
+    """Each note is tokenized in its own language: its frontmatter's `lang`/`language`, else detected
+    (`store.detect`); a question in its own language and the vault's main ones. Off: all in `stem_language`."""
     dense_weight: float = 1.0
     """Weight of the dense leg in fusion: Σ weight / (rrf_k + rank) for `rrf`, the convex combination's share
     (weight / Σ weights) for `scores`."""
     keyword_weight: float = 1.0
-    fusion: str = "rrf"
-    """How the legs are merged: `rrf` (reciprocal rank fusion) or `scores` (min-max normalised scores, weighted;
-    `retrieve.fusion.score_fusion`)."""
+    fusion: str = "scores"
+    """How hybrid search merges the legs: `scores` (min-max normalised scores, weighted; `retrieve.fusion.
+    score_fusion`) or `rrf` (reciprocal rank fusion, the default before round four: eval/README.md). Single-leg
+    modes always rank by 1/(rrf_k + rank)."""
     protect_top: int = 0
     """Each leg's top N chunks are kept within the fused top (legs × N) (0: plain RRF)."""
     expand_note_hits: bool = False

@@ -74,6 +74,8 @@ class QuestionScore:
     """None when the question is not answerable."""
     top_score: float | None
     """Score of the best hit (whatever the mode ranks by); None when the search returned nothing."""
+    language: str = "en"
+    """The language the question is asked in (`Question.language`)."""
 
 
 def score_question(
@@ -87,12 +89,13 @@ def score_question(
     ranked_texts: Sequence[str],
     top_score: float | None,
     ks: Sequence[int],
+    language: str = "en",
 ) -> QuestionScore:
     """Scores one ranking (paths and texts of the same chunks, best first) against one question."""
     if len(ranked_paths) != len(ranked_texts):
         raise ValueError("ranked_paths and ranked_texts must describe the same chunks")
     if not expected_paths:
-        return QuestionScore(question_id, type, mode, False, {}, {}, None, top_score)
+        return QuestionScore(question_id, type, mode, False, {}, {}, None, top_score, language)
     return QuestionScore(
         question_id=question_id,
         type=type,
@@ -102,6 +105,7 @@ def score_question(
         evidence_hit={k: evidence_hit_at_k(ranked_texts, evidence, k) for k in ks},
         reciprocal_rank=reciprocal_rank(ranked_paths, expected_paths),
         top_score=top_score,
+        language=language,
     )
 
 
@@ -145,6 +149,9 @@ def _summarise_mode(scores: Sequence[QuestionScore], ks: Sequence[int]) -> dict[
     summary = _figures(scores, ks)
     types = dict.fromkeys(s.type for s in scores)
     summary["by_type"] = {type_: _figures([s for s in scores if s.type == type_], ks) for type_ in types}
+    languages = dict.fromkeys(s.language for s in scores)
+    if len(languages) > 1:
+        summary["by_language"] = {code: _figures([s for s in scores if s.language == code], ks) for code in languages}
     return summary
 
 
@@ -153,7 +160,8 @@ def summarise(per_question: Sequence[QuestionScore], ks: Sequence[int]) -> dict[
 
     Returns `{mode: {"questions", "answerable", "path_recall@k"…, "evidence_recall@k"…, "mrr",
     "negative_top_score": {"questions", "no_hits", "min", "median", "max"}, "by_type": {type: {same keys}}}}`,
-    modes and types in first-seen order. A mean or median over no questions is None, never a misleading 0.
+    plus `"by_language": {code: {same keys}}` when the questions are in more than one language; modes, types and
+    languages in first-seen order. A mean or median over no questions is None, never a misleading 0.
     """
     if not ks:
         raise ValueError("ks must name at least one k")

@@ -13,6 +13,7 @@ import yaml
 
 from askvault.errors import ConfigError
 from askvault.evaluate.metrics import normalise_whitespace
+from askvault.store.languages import language_code
 
 NEGATIVE = "negative"
 """The type of a question whose answer is not in the (indexable part of the) vault."""
@@ -53,6 +54,9 @@ class Question:
     now: date | None = None
     """The day the question is asked on (`"now": "2024-03-20"`), so "last week" means the same in every run;
     None: today."""
+    language: str = "en"
+    """The language the question is asked in (`"language": "de"`), as an ISO 639-1 code; the report breaks
+    recall down by it when a run holds more than one."""
 
     @property
     def answerable(self) -> bool:
@@ -90,6 +94,14 @@ def _date_field(record: Mapping[str, object], name: str, where: str) -> date | N
     raise ConfigError(f"{where}: field {name!r} must be an ISO date (YYYY-MM-DD)")
 
 
+def _language_field(record: Mapping[str, object], name: str, where: str) -> str:
+    value = record.get(name, "en")
+    code = language_code(value) if isinstance(value, str) else None
+    if code is None:
+        raise ConfigError(f"{where}: field {name!r} must name a language (an ISO 639-1 code such as 'de')")
+    return code
+
+
 def _check_vault_path(path: str, where: str) -> None:
     parts = PurePosixPath(path).parts
     if path.startswith("/") or "\\" in path or ".." in parts or not path.endswith(".md"):
@@ -116,6 +128,7 @@ def _parse_line(line: str, where: str) -> Question:
         expected_paths=expected,
         evidence=_list_field(record, "evidence", where),
         now=_date_field(record, "now", where),
+        language=_language_field(record, "language", where),
     )
 
 

@@ -62,6 +62,7 @@ def to_json(result: EvalResult) -> dict[str, JsonValue]:
             {
                 "id": question.id,
                 "type": question.type,
+                "language": question.language,
                 "question": question.question,
                 "expected_paths": list(question.expected_paths),
                 "evidence": list(question.evidence),
@@ -124,14 +125,16 @@ def overall_table(result: EvalResult, summary: Mapping[str, JsonValue], markdown
     return _table(["mode", "answerable", *(_short(key) for key in keys)], rows, markdown)
 
 
-def _types(summary: Mapping[str, JsonValue], modes: Sequence[str]) -> list[str]:
-    by_type = _figures(summary, modes[0])["by_type"]
+def _types(summary: Mapping[str, JsonValue], modes: Sequence[str], group: str = "by_type") -> list[str]:
+    by_type = _figures(summary, modes[0]).get(group, {})
     assert isinstance(by_type, Mapping)
     return list(by_type)
 
 
-def _type_figures(summary: Mapping[str, JsonValue], mode: str, type_: str) -> Mapping[str, JsonValue]:
-    by_type = _figures(summary, mode)["by_type"]
+def _type_figures(
+    summary: Mapping[str, JsonValue], mode: str, type_: str, group: str = "by_type"
+) -> Mapping[str, JsonValue]:
+    by_type = _figures(summary, mode)[group]
     assert isinstance(by_type, Mapping)
     figures = by_type[type_]
     assert isinstance(figures, Mapping)
@@ -151,14 +154,23 @@ def by_type_table(result: EvalResult, summary: Mapping[str, JsonValue], markdown
     return _table(["type", "mode", "n", *(_short(key) for key in keys)], rows, markdown)
 
 
-def pivot_table(result: EvalResult, summary: Mapping[str, JsonValue], key: str, markdown: bool) -> list[str]:
-    """Question types down, modes across, one figure (e.g. evidence_recall@3) in the cells."""
+def pivot_table(
+    result: EvalResult, summary: Mapping[str, JsonValue], key: str, markdown: bool, group: str = "by_type"
+) -> list[str]:
+    """Question types (or, with `group="by_language"`, languages) down, modes across, one figure (e.g.
+    evidence_recall@3) in the cells."""
     rows = [["all", *(_num(_figures(summary, mode)[key]) for mode in result.modes)]]
-    for type_ in _types(summary, result.modes):
-        cells = [_type_figures(summary, mode, type_) for mode in result.modes]
+    for type_ in _types(summary, result.modes, group):
+        cells = [_type_figures(summary, mode, type_, group) for mode in result.modes]
         if cells[0]["answerable"]:
-            rows.append([type_, *(_num(figures[key]) for figures in cells)])
+            label = type_ if group == "by_type" else f"{type_} (n={cells[0]['answerable']})"
+            rows.append([label, *(_num(figures[key]) for figures in cells)])
     return _table([_short(key), *result.modes], rows, markdown)
+
+
+def has_languages(result: EvalResult, summary: Mapping[str, JsonValue]) -> bool:
+    """True when the questions are in more than one language (`metrics.summarise` adds `by_language`)."""
+    return bool(result.modes) and "by_language" in _figures(summary, result.modes[0])
 
 
 def _distribution_cell(figures: JsonValue) -> str:
@@ -249,6 +261,9 @@ def render_text(result: EvalResult, summary: Mapping[str, JsonValue]) -> str:
     ]
     for key in (f"evidence_recall@{k}", f"path_recall@{k}", "mrr"):
         lines += ["", f"By question type: {key}", *pivot_table(result, summary, key, markdown=False)]
+    if has_languages(result, summary):
+        key = f"evidence_recall@{k}"
+        lines += ["", f"By question language: {key}", *pivot_table(result, summary, key, False, "by_language")]
     lines += ["", "Top hit's score (min / median / max)", *top_score_table(result, summary, markdown=False)]
     lines += ["", "Seconds per question", *timing_table(result, summary, markdown=False)]
     for mode in result.modes:
@@ -278,6 +293,14 @@ def render_markdown(result: EvalResult, summary: Mapping[str, JsonValue]) -> str
         "",
         *pivot_table(result, summary, f"evidence_recall@{k}", True),
     ]
+    if has_languages(result, summary):
+        key = f"evidence_recall@{k}"
+        lines += [
+            "",
+            f"## {_short(key)} by question language",
+            "",
+            *pivot_table(result, summary, key, True, "by_language"),
+        ]
     lines += ["", "## By question type", "", *by_type_table(result, summary, markdown=True)]
     lines += [
         "",

@@ -208,6 +208,7 @@ async def run_mode(question: Question, mode: EvalMode, ks: Sequence[int], lines:
         ranked_texts=[original for _, original in pairs],
         top_score=records[0].fused_score if records else None,
         ks=ks,
+        language=question.language,
     )
     return ModeRun(question=question, score=score, hits=records, seconds=seconds, relevance=relevance)
 

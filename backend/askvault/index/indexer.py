@@ -8,6 +8,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from datetime import UTC, datetime
 from operator import attrgetter
 
@@ -16,6 +17,7 @@ from askvault.config import ChunkParams, VaultConfig
 from askvault.errors import AskVaultError, NoteError, StoreError, VaultError, VaultLooksEmpty
 from askvault.index.changes import ChangeBatch
 from askvault.index.dense_sync import VectorChores, VectorStoreFactory, sync_dense
+from askvault.index.language import NoteLanguages
 from askvault.index.note_links import link_targets
 from askvault.index.privacy import IndexPrivacy, redactions_in
 from askvault.index.report import IndexReport, Problem, Progress
@@ -48,6 +50,7 @@ class Indexer:
         dense: DenseIndex,
         vectors: VectorStoreFactory,
         links: NoteLinks | None = None,
+        languages: NoteLanguages | None = None,
     ) -> None:
         self._vault = vault
         self._chunking = chunking
@@ -73,8 +76,10 @@ class Indexer:
         """Notes watcher batches removed since the last full run: the mass-delete guard counts them too."""
         self.progress = Progress("done", 0, 0)
         self._privacy = IndexPrivacy(vault)
-        # Excluded headings and the secret rules change what is chunked: part of every note's fingerprint.
-        version = f"{CHUNKER_VERSION}|{chunking}|{self._privacy.version}"
+        self._languages = languages or NoteLanguages()
+        # Excluded headings and the secret rules change what is chunked, and the language rules how a chunk is
+        # tokenized: part of every note's fingerprint.
+        version = f"{CHUNKER_VERSION}|{chunking}|{self._privacy.version}|{self._languages.version}"
         self._version_key = version
         self._version = hashlib.sha256(version.encode()).hexdigest()[:12]
         self._boilerplate: frozenset[str] = frozenset()
@@ -291,6 +296,9 @@ class Indexer:
                 return
             parsed, note = note, self._privacy.prepare(note).note  # excluded headings dropped, secrets redacted
             chunks = chunk_note(note, self._chunking, mtime=note_file.mtime_ns / 1e9, boilerplate=self._boilerplate)
+            language = self._languages.of(note)
+            if language:
+                chunks = [replace(chunk, language=language) for chunk in chunks]
             delta = self._manifest.replace_note(
                 note_file.path,
                 fingerprint,
@@ -355,7 +363,7 @@ class Indexer:
         """Catalog and BM25 from every chunk in the manifest (start-up and full runs)."""
         self._fresh, self._gone = {}, set()  # whatever is committed from here on is read below or patched later
         chunks = {chunk.id: chunk for chunk in self._manifest.iter_chunks()}
-        self._keywords.rebuild((chunk.id, chunk.index_text) for chunk in chunks.values())
+        self._keywords.rebuild(chunks.values())
         self._catalog.replace(chunks)
         if self._links is not None:
             self._links.replace(self._manifest.note_links())
@@ -375,7 +383,7 @@ class Indexer:
         ordered.extend(found[cid] for ids in fresh.values() for cid in ids if cid in found)
         ordered.sort(key=attrgetter("path"))  # stable: each note's chunks stay in their order
         chunks = {chunk.id: chunk for chunk in ordered}
-        self._keywords.rebuild((chunk.id, chunk.index_text) for chunk in chunks.values())
+        self._keywords.rebuild(chunks.values())
         self._catalog.replace(chunks)
         if self._links is not None:
             self._links.patch(touched, self._manifest.note_links(sorted(touched)))

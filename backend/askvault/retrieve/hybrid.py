@@ -172,7 +172,8 @@ class HybridSearcher:
         rankings = {"keyword": [r.chunk_id for r in keyword], "dense": [r.chunk_id for r in dense]}
         hits: list[Hit] = []
         weights = {"keyword": self._params.keyword_weight, "dense": self._params.dense_weight}
-        if self._params.fusion == "scores":
+        if self._params.fusion == "scores" and mode == "hybrid":
+            # One leg alone keeps rank scores: its order is its own, and 1/(k + rank) never reads as "no match".
             scored = {
                 "keyword": [(r.chunk_id, r.score) for r in keyword],
                 "dense": [(r.chunk_id, r.score) for r in dense],

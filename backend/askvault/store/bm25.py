@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -12,12 +13,16 @@ import numpy.typing as npt
 from rank_bm25 import BM25Okapi
 
 from askvault.errors import BadRequest
-from askvault.model import RankedId, TermStat
+from askvault.model import Chunk, RankedId, TermStat
 from askvault.store.bm25_stats import TermCounts, lucene_idf
 
 __all__ = ["Bm25Index", "LuceneIdfBM25", "lucene_idf"]
+from askvault.store.multilingual import LanguageTokenizers, main_languages
 from askvault.store.protocol import KeywordResult
 from askvault.store.tokenize import Tokenizer
+
+Detect = Callable[[str], str | None]
+"""A question's language code, or None when unsure (`store.detect.LanguageDetector.detect`)."""
 
 
 class LuceneIdfBM25(BM25Okapi):  # type: ignore[misc]  # rank-bm25 ships no type information
@@ -50,6 +55,10 @@ class _Snapshot:
     """Chunk number of each posting, ascending within a term."""
     weights: npt.NDArray[np.float64]
     """The BM25 term-frequency factor of each posting: tf·(k1 + 1) / (tf + k1·(1 − b + b·dl/avgdl))."""
+    languages: tuple[str, ...] = ()
+    """The vault's main languages (`multilingual.main_languages`): every question is analysed in each."""
+    present: frozenset[str] = frozenset()
+    """Every language some chunk is in: a question's own language counts only if notes are written in it."""
 
 
 _EMPTY = _Snapshot(
@@ -62,14 +71,28 @@ _EMPTY = _Snapshot(
 )
 
 
-def _build(counts: TermCounts, docs: Iterable[tuple[str, str]], k1: float, b: float) -> _Snapshot:
-    texts: dict[str, str] = {}
-    for chunk_id, text in docs:
-        texts[chunk_id] = text  # a repeated id keeps its first place and its last text
+def _build(
+    counts: TermCounts, tokenizers: LanguageTokenizers, docs: Iterable[tuple[str, str] | Chunk], k1: float, b: float
+) -> _Snapshot:
+    texts: dict[str, tuple[str, str]] = {}
+    note_of: dict[str, str] = {}
+    """Note (path) → language; a plain (id, text) pair is a note of its own in the default language."""
+    for doc in docs:
+        # A repeated id keeps its first place and its last text.
+        if isinstance(doc, Chunk):
+            texts[doc.id] = (doc.index_text, doc.language)
+            note_of[doc.path] = doc.language
+        else:
+            texts[doc[0]] = (doc[1], "")
+            note_of["\x00" + doc[0]] = ""  # no path starts with NUL
     counts.keep_only(texts.keys())
     if not texts:
         return _EMPTY
-    postings = counts.postings([counts.of(chunk_id, text) for chunk_id, text in texts.items()], k1, b)
+    chunks = [counts.of(chunk_id, text, language) for chunk_id, (text, language) in texts.items()]
+    postings = counts.postings(chunks, k1, b)
+    notes: Counter[str] = Counter()
+    for language, n in Counter(note_of.values()).items():
+        notes[tokenizers.code(language)] += n
     return _Snapshot(
         ids=tuple(texts),
         vocab=postings.vocab,
@@ -77,6 +100,8 @@ def _build(counts: TermCounts, docs: Iterable[tuple[str, str]], k1: float, b: fl
         indptr=postings.indptr,
         docs=postings.docs,
         weights=postings.weights,
+        languages=main_languages(notes),
+        present=frozenset(tokenizers.code(language) for language in set(note_of.values())),
     )
 
 
@@ -90,34 +115,67 @@ class Bm25Index:
     `bm25_stats` from term counts kept per chunk, so a rebuild after one note changed tokenizes only that note.
     """
 
-    def __init__(self, tokenizer: Tokenizer, k1: float = 1.5, b: float = 0.75, epsilon: float = 0.25) -> None:
+    def __init__(
+        self,
+        tokenizer: Tokenizer,
+        k1: float = 1.5,
+        b: float = 0.75,
+        epsilon: float = 0.25,
+        detect: Detect | None = None,
+    ) -> None:
+        """`tokenizer` serves notes of unknown language (and every note of a one-language index); `detect` finds a
+        question's own language (None: questions are analysed in the vault's main languages only)."""
         if not (k1 >= 0 and math.isfinite(k1)):
             raise ValueError(f"k1 must be a finite number ≥ 0, got {k1}")
         if not 0 <= b <= 1:
             raise ValueError(f"b must be between 0 and 1, got {b}")
         self._tokenizer = tokenizer
+        self._languages = LanguageTokenizers(tokenizer)
+        self._detect = detect
         self._k1 = k1
         self._b = b
         self._epsilon = epsilon
         self._snapshot = _EMPTY
         self._rebuilding = threading.Lock()
-        self._counts = TermCounts(tokenizer)
+        self._counts = TermCounts(self._languages)
         """Each chunk's term counts from the last rebuild: the next one tokenizes only new or changed text."""
 
     @property
     def tokenizer(self) -> Tokenizer:
+        """The default language's tokenizer (see `query_terms` for what a question becomes)."""
         return self._tokenizer
 
-    def rebuild(self, docs: Iterable[tuple[str, str]]) -> None:
-        """Builds a whole new snapshot from (chunk_id, index_text) pairs, then swaps one reference; searches that
-        started earlier finish on the old snapshot. Rebuilds run one at a time.
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The main languages of the indexed notes (codes, most notes first): questions are analysed in each."""
+        return self._snapshot.languages or (self._languages.default_code,)
+
+    def query_terms(self, query: str) -> list[str]:
+        """The terms a search for `query` looks up: its stems in its own language, when it is detected and some
+        note is written in it, and in each of the vault's main languages (`multilingual.LanguageTokenizers`).
+        An index of one language analyses every question in that language alone, detecting nothing."""
+        return self._query_terms(query, self._snapshot)
+
+    def _query_terms(self, query: str, snap: _Snapshot) -> list[str]:
+        main = snap.languages or (self._languages.default_code,)
+        if len(snap.present) <= 1 or self._detect is None:
+            return self._languages.query_terms(query, main)
+        own = self._detect(query)
+        if own is None or own not in snap.present:
+            return self._languages.query_terms(query, main)
+        return self._languages.query_terms(query, [own, *main], question_language=own)
+
+    def rebuild(self, docs: Iterable[tuple[str, str] | Chunk]) -> None:
+        """Builds a whole new snapshot from chunks (or plain (chunk_id, index_text) pairs, in the default
+        language), then swaps one reference; searches that started earlier finish on the old snapshot. Rebuilds
+        run one at a time. Each chunk is tokenized in its note's language (`Chunk.language`).
 
         Only chunks that are new or whose text changed since the last rebuild are tokenized; the statistics
         (document frequencies, lengths, average length) are recounted over all of them, so the result is the
         same as a first rebuild of the same pairs.
         """
         with self._rebuilding:
-            snapshot = _build(self._counts, docs, self._k1, self._b)
+            snapshot = _build(self._counts, self._languages, docs, self._k1, self._b)
             self._snapshot = snapshot
 
     def __len__(self) -> int:
@@ -131,7 +189,7 @@ class Bm25Index:
         snap = self._snapshot
         stats: list[TermStat] = []
         spans: list[tuple[int, int, float]] = []
-        for term in self._tokenizer.query_terms(query):
+        for term in self._query_terms(query, snap):
             number = snap.vocab.get(term)
             # The vocabulary is shared with later rebuilds: a term they added numbers past this snapshot's arrays.
             if number is None or number >= len(snap.idf) or snap.indptr[number] == snap.indptr[number + 1]:

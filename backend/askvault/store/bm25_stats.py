@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from askvault.store.multilingual import LanguageTokenizers
 from askvault.store.tokenize import Tokenizer, is_stop_term
 
 
@@ -24,6 +25,8 @@ class ChunkTerms:
 
     text: str
     """The index text these counts were made from: a chunk whose text changed is tokenized again."""
+    language: str
+    """The language it was tokenized in: a chunk whose language changed (its note's `lang`, or detection) too."""
     terms: npt.NDArray[np.int32]
     counts: npt.NDArray[np.int32]
     length: int
@@ -50,8 +53,8 @@ class TermCounts:
     Not thread-safe: one rebuild at a time uses it (Bm25Index holds its rebuild lock).
     """
 
-    def __init__(self, tokenizer: Tokenizer) -> None:
-        self._tokenizer = tokenizer
+    def __init__(self, tokenizer: Tokenizer | LanguageTokenizers) -> None:
+        self._tokenizer = tokenizer if isinstance(tokenizer, LanguageTokenizers) else LanguageTokenizers(tokenizer)
         self._numbers: dict[str, int] = {}
         self._words: list[str] = []
         self._by_id: dict[str, ChunkTerms] = {}
@@ -59,11 +62,11 @@ class TermCounts:
     def __len__(self) -> int:
         return len(self._by_id)
 
-    def of(self, chunk_id: str, text: str) -> ChunkTerms:
+    def of(self, chunk_id: str, text: str, language: str = "") -> ChunkTerms:
         cached = self._by_id.get(chunk_id)
-        if cached is not None and (cached.text is text or cached.text == text):
+        if cached is not None and (cached.text is text or cached.text == text) and cached.language == language:
             return cached
-        counted = Counter(self._tokenizer.tokenize(text))
+        counted = Counter(self._tokenizer.tokenize(text, language))
         numbers = self._numbers
         words = self._words
         terms = np.empty(len(counted), dtype=np.int32)
@@ -78,7 +81,7 @@ class TermCounts:
         if self._tokenizer.keeps_stop_words:
             # Kept stop words do not lengthen a chunk: a query with content words scores exactly as without them.
             length -= sum(count for word, count in counted.items() if is_stop_term(word))
-        entry = ChunkTerms(text=text, terms=terms, counts=counts, length=length)
+        entry = ChunkTerms(text=text, language=language, terms=terms, counts=counts, length=length)
         self._by_id[chunk_id] = entry
         return entry
 
@@ -134,6 +137,6 @@ class TermCounts:
         self._words = [self._words[number] for number in kept.tolist()]
         self._numbers = {word: number for number, word in enumerate(self._words)}
         self._by_id = {
-            cid: ChunkTerms(entry.text, renumber[entry.terms], entry.counts, entry.length)
+            cid: ChunkTerms(entry.text, entry.language, renumber[entry.terms], entry.counts, entry.length)
             for cid, entry in self._by_id.items()
         }

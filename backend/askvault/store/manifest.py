@@ -25,6 +25,7 @@ from askvault.model import Chunk
 from askvault.store.manifest_links import LINKS_TABLE, STALE_FOR_LINKS, drop_links, read_links, write_links
 from askvault.store.manifest_rows import (
     CHUNK_COLUMNS,
+    LANGUAGE_COLUMN,
     MANIFEST_FILE,
     SCHEMA,
     SCHEMA_VERSION,
@@ -88,6 +89,9 @@ class Manifest:
                 cur.execute(statement)
             if version == 1:
                 cur.execute(STALE_FOR_LINKS)
+            columns = {row[1] for row in cur.execute("PRAGMA table_info(chunks)")}
+            if "language" not in columns:
+                cur.execute(LANGUAGE_COLUMN)
             cur.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
 
     def _version(self, raw: str | None) -> int:
@@ -187,7 +191,7 @@ class Manifest:
         stamps = [(json.dumps(list(c.tags)), float(c.mtime)) for c in chunks]
         rows = [
             (c.id, path, n, c.title, json.dumps(list(c.heading_path)), c.start_line, c.end_line, c.text,
-             c.index_text, stamps[n][0], stamps[n][1], digests[n])
+             c.index_text, stamps[n][0], stamps[n][1], digests[n], c.language)
             for n, c in enumerate(chunks)
         ]  # fmt: skip
         with self._write(f"record {path}") as cur:
@@ -203,7 +207,7 @@ class Manifest:
             )
             cur.execute("DELETE FROM chunks WHERE path = ?", (path,))
             # Plain INSERT: a duplicate id within the note fails the whole transaction instead of hiding a chunk.
-            cur.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            cur.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             write_links(cur, path, links)
             delta = NoteDelta(added=[], removed=sorted(set(old) - {c.id for c in chunks}), changed=[], restamped=[])
             self._drop_vectors(cur, delta.removed)
@@ -269,10 +273,10 @@ class Manifest:
         while True:
             rows = self._all("read chunks", sql, last)
             for row in rows:
-                yield row_chunk(row[:10])
+                yield row_chunk(row[:-1])
             if len(rows) < _PAGE:
                 return
-            last = (rows[-1][1], rows[-1][10])
+            last = (rows[-1][1], rows[-1][-1])
 
     def note_links(self, paths: Sequence[str] | None = None) -> dict[str, tuple[str, ...]]:
         """Outgoing link targets as written, per note: every note's (None) or the given notes'."""

@@ -9,8 +9,9 @@ from typing import Any
 
 from askvault.model import Chunk
 
-SCHEMA_VERSION = 2
-"""2: adds `note_links` (store/manifest_links.py); a schema-1 manifest is upgraded in place."""
+SCHEMA_VERSION = 3
+"""2: adds `note_links` (store/manifest_links.py); 3: adds `chunks.language` (`LANGUAGE_COLUMN`). Older
+manifests are upgraded in place."""
 MANIFEST_FILE = "manifest.sqlite"
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -20,13 +21,16 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS chunks (id TEXT PRIMARY KEY, path TEXT NOT NULL, ordinal INTEGER NOT NULL,"
     " title TEXT NOT NULL, heading_path TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,"
     " text TEXT NOT NULL, index_text TEXT NOT NULL, tags TEXT NOT NULL, mtime REAL NOT NULL,"
-    " content_hash TEXT NOT NULL)",
+    " content_hash TEXT NOT NULL, language TEXT NOT NULL DEFAULT '')",
     "CREATE INDEX IF NOT EXISTS chunks_by_path ON chunks (path, ordinal)",
     "CREATE TABLE IF NOT EXISTS vectors (collection TEXT NOT NULL, chunk_id TEXT NOT NULL,"
     " content_hash TEXT NOT NULL, PRIMARY KEY (collection, chunk_id))",
     "CREATE INDEX IF NOT EXISTS vectors_by_chunk ON vectors (chunk_id)",
 )
-CHUNK_COLUMNS = "id, path, title, heading_path, start_line, end_line, text, index_text, tags, mtime"
+LANGUAGE_COLUMN = "ALTER TABLE chunks ADD COLUMN language TEXT NOT NULL DEFAULT ''"
+"""Upgrading from schema 1 or 2: every chunk's language is "" (the default language) until its note is indexed
+again, which the indexer's fingerprint (`index.language.LANGUAGE_RULES`) makes happen on the next run."""
+CHUNK_COLUMNS = "id, path, title, heading_path, start_line, end_line, text, index_text, tags, mtime, language"
 Row = tuple[Any, ...]
 """sqlite3 rows are untyped; the schema above fixes each column's type."""
 
@@ -65,7 +69,7 @@ class NoteStat:
 
 
 def row_chunk(row: Row) -> Chunk:
-    cid, path, title, heading, start, end, text, index_text, tags, mtime = row
+    cid, path, title, heading, start, end, text, index_text, tags, mtime, language = row
     return Chunk(
         id=cid,
         path=path,
@@ -77,4 +81,5 @@ def row_chunk(row: Row) -> Chunk:
         index_text=index_text,
         tags=tuple(json.loads(tags)),
         mtime=mtime,
+        language=language,
     )

@@ -56,8 +56,9 @@ class KeywordDoc:
 class KeywordIndex(Protocol):
     """BM25 over chunk index text. Rebuilt as a whole (off the request path); searches read a snapshot."""
 
-    def rebuild(self, docs: Iterable[tuple[str, str]]) -> None:
-        """Replaces the index with (chunk_id, index_text) pairs. Safe to call from a worker thread."""
+    def rebuild(self, docs: Iterable[tuple[str, str] | Chunk]) -> None:
+        """Replaces the index with chunks, each tokenized in its note's language, or plain (chunk_id, index_text)
+        pairs (the default language). Safe to call from a worker thread."""
         ...
 
     def search(self, query: str, limit: int, allow: Callable[[str], bool] | None = None) -> KeywordResult:

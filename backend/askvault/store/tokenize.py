@@ -1,4 +1,4 @@
-"""The one tokenizer for keyword indexing and querying: Unicode words, identifiers kept whole and split, stems."""
+"""The tokenizer of one language for keyword indexing and querying: words, identifiers, stems, CJK bigrams."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import regex
 import Stemmer
 
 from askvault.errors import ConfigError
-from askvault.store.stopwords import stop_words
+from askvault.store.cjk import bigrams, has_cjk, split_runs
+from askvault.store.stopwords import stop_words as stop_words_of
 
 # `regex`'s \w, unlike `re`'s, includes combining marks, without which Devanagari or Tamil words (Snowball stems
 # both) fall apart; NFKC has already turned other numerals such as `²` into digits.
@@ -99,19 +100,29 @@ class Tokenizer:
       `/ \\ @ : =` that is itself a compound (`nginx.conf`, `example.com`), plus every part treated as above;
       one-character parts are dropped (`10.0.0.5` → `10.0.0.5`, `10`), since they only add noise.
     - `camelCase`/`PascalCase` tokens also yield their words (`camelCase` → `camelcas`, `camel`, `case`).
+    - Runs of Han, kana or Hangul become overlapping character bigrams (`store.cjk`), in any language: Chinese
+      and Japanese have no spaces between words, and one term per clause would match nothing.
     - With `keep_stop_words` (off by default; `RetrievalParams.keep_stop_words`) stop words are indexed too, as
       `=word` (see `STOP_MARK`); a query still drops them unless nothing else would remain ("Who is The Who?",
       "to be or not to be"), so such a query can still match the chunks that hold those words.
     """
 
-    def __init__(self, language: str = "english", *, keep_stop_words: bool = False) -> None:
-        name = language.strip().lower()
-        if name not in Stemmer.algorithms():
+    def __init__(
+        self,
+        language: str | None = "english",
+        *,
+        keep_stop_words: bool = False,
+        stop_words: frozenset[str] | None = None,
+    ) -> None:
+        """`language` is a Snowball algorithm name, or None for no stemming (CJK, a language Snowball lacks);
+        `stop_words` replaces the language's own list (query analysis across languages, `store.multilingual`)."""
+        name = language.strip().lower() if language is not None else None
+        if name is not None and name not in Stemmer.algorithms():
             raise ConfigError(
                 f"unknown stemming language {language!r}; choose one of: {', '.join(sorted(Stemmer.algorithms()))}"
             )
         self._language = name
-        self._stop = stop_words(name)
+        self._stop = stop_words if stop_words is not None else stop_words_of(name) if name else frozenset()
         self._keep_stop = keep_stop_words
         # PyStemmer objects must not be shared between threads; indexing runs in a worker thread while searches
         # run on the event loop, so each thread gets its own.
@@ -121,7 +132,8 @@ class Tokenizer:
 
     @property
     def language(self) -> str:
-        return self._language
+        """The Snowball algorithm; empty when this tokenizer does not stem."""
+        return self._language or ""
 
     @property
     def stop_words(self) -> frozenset[str]:
@@ -164,6 +176,13 @@ class Tokenizer:
             # compound `_COMPOUND` would find is the core (none when there is no core).
             if core:
                 self._add_atom(core, terms, part=False)
+        elif has_cjk(piece):
+            for segment, cjk in split_runs(piece):
+                if cjk:
+                    terms.extend(bigrams(segment))
+                else:
+                    for raw in _COMPOUND.findall(segment):
+                        self._add_raw(raw, terms)
         else:
             for raw in _COMPOUND.findall(piece):
                 self._add_raw(raw, terms)
@@ -204,6 +223,8 @@ class Tokenizer:
                 self._add_atom(piece, terms, part=True)
 
     def _stem(self, word: str) -> str:
+        if self._language is None:
+            return word
         stemmer = getattr(self._local, "stemmer", None)
         if stemmer is None:
             stemmer = Stemmer.Stemmer(self._language)

@@ -15,12 +15,14 @@ from askvault.embed.ollama import OllamaEmbedder
 from askvault.generate.ollama_chat import OllamaChatModel
 from askvault.index.dense_sync import sync_dense
 from askvault.index.indexer import Indexer
+from askvault.index.language import NoteLanguages
 from askvault.index.lock import IndexLock
 from askvault.index.privacy import VisibilityGuard
 from askvault.retrieve.dense import DenseIndex
 from askvault.retrieve.hybrid import HybridSearcher
 from askvault.store.bm25 import Bm25Index
 from askvault.store.catalog import ChunkCatalog
+from askvault.store.detect import shared_detector
 from askvault.store.links import NoteLinks
 from askvault.store.manifest import Manifest
 from askvault.store.tokenize import Tokenizer
@@ -90,11 +92,14 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
         stack.push_async_callback(vectors.close)
         catalog = ChunkCatalog()
         links = NoteLinks()
+        detector = shared_detector() if config.retrieval.note_languages else None
         keywords = Bm25Index(
-            Tokenizer(config.retrieval.stem_language, keep_stop_words=config.retrieval.keep_stop_words)
+            Tokenizer(config.retrieval.stem_language, keep_stop_words=config.retrieval.keep_stop_words),
+            detect=detector.detect if detector is not None else None,
         )
         dense = DenseIndex(embedder=embedder)
-        indexer = Indexer(config.vault, config.chunk, manifest, catalog, keywords, dense, vectors, links)
+        languages = NoteLanguages(enabled=config.retrieval.note_languages, detector=detector)
+        indexer = Indexer(config.vault, config.chunk, manifest, catalog, keywords, dense, vectors, links, languages)
         guard = VisibilityGuard(config.vault)
         searcher = HybridSearcher(catalog, keywords, dense, config.retrieval, visible=guard.visible, links=links)
         reranker = ChatReranker.from_params(_rerank_chat(config, chat, stack), config.retrieval)
