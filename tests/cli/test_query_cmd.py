@@ -75,7 +75,8 @@ async def test_search_json_has_the_documented_shape(flags: list[str], mode: str)
         check_rank(item["dense_rank"])
         check_rank(item["keyword_rank"])
         assert isinstance(item["fused_score"], float)
-        assert item["fused_score"] >= 0  # min-max scores: the last candidate of a leg may add 0
+        # Hybrid fuses min-max scores (0 for a leg's last candidate, 1 at most); one leg alone is 1/(60 + rank).
+        assert 0 <= item["fused_score"] <= 1 if mode == "hybrid" else item["fused_score"] > 0
         assert isinstance(item["heading_path"], list)
         assert 1 <= item["start_line"] <= item["end_line"]
     if mode == "keyword":
