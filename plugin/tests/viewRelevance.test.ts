@@ -26,6 +26,18 @@ async function askUncovered() {
 	return v;
 }
 
+/** The abstained answer's events, then a stream that stays open (as a slow sidecar's may) until it is aborted. */
+function abstainThenHold(signal: AbortSignal | null | undefined): Response {
+	const encoder = new TextEncoder();
+	const body = new ReadableStream<Uint8Array>({
+		start(controller) {
+			for (const line of abstainLines()) controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+			signal?.addEventListener("abort", () => controller.error(new DOMException("The operation was aborted.", "AbortError")));
+		},
+	});
+	return new Response(body, { status: 200, headers: { "Content-Type": "application/x-ndjson" } });
+}
+
 describe("an abstained answer", () => {
 	it("says why, lists the closest notes with their scores and offers Ask anyway", async () => {
 		answerForcedOnly();
@@ -85,6 +97,16 @@ describe("an abstained answer", () => {
 			newLeaf: false,
 			state: null,
 		});
+	});
+
+	it("Ask anyway while the abstained stream is still closing: the forced answer is not marked stopped", async () => {
+		routes["/api/ask"] = (call) =>
+			bodyOf(call).force === true ? ndjson(askLines(), 1, call.init.signal) : abstainThenHold(call.init.signal);
+		const v = await askUncovered();
+		v.contentEl.querySelector<HTMLButtonElement>("button.ask-vault-ask-anyway")!.click();
+		await waitFor(() => v.state.turns[0]?.status === "done" && v.state.turns[0]?.retrieval?.relevance?.answer, "the forced answer");
+		expect(v.state.turns).toHaveLength(1);
+		expect(asks().map((a) => a.force ?? false)).toEqual([false, true]);
 	});
 
 	it("Ask anyway re-asks the same question with force, and the answer streams into the same turn", async () => {

@@ -155,7 +155,9 @@ export class ChatView extends ItemView implements HoverParent {
 			if (!terminal) this.dispatch({ type: "ended", turnId });
 		} catch (e) {
 			if (controller.signal.aborted || isAbort(e)) {
-				this.dispatch({ type: "stopped", turnId });
+				// A stream aborted after its done/error event ended its turn already; marking the turn stopped now
+				// would overwrite the run that "Retry" or "Ask anyway" just started on the same turn.
+				if (!terminal) this.dispatch({ type: "stopped", turnId });
 			} else if (e instanceof SidecarError) {
 				this.dispatch({ type: "failed", turnId, error: { code: e.code, message: e.message } });
 			} else {
