@@ -150,3 +150,36 @@ async def test_total_time_includes_embedding_and_the_answer_metrics_are_honest(
     assert metrics.embed_ms >= 50
     assert metrics.retrieval_ms > 0  # was 0.0: the embed time was subtracted twice
     assert metrics.total_ms >= metrics.embed_ms + metrics.retrieval_ms
+
+
+@pytest.mark.parametrize("coverage", [True, False], ids=["coverage-on", "coverage-off"])
+async def test_the_keyword_share_shrinks_with_the_words_the_vault_lacks(engine: Engine, coverage: bool) -> None:
+    """A question in a language the notes are not written in: the keyword leg can only match its one borrowed
+    word (`kodi`), so with `keyword_coverage` its share is scaled by the share of terms the vault knows (c) and the
+    dense leg ranks the rest: fused = (c · keyword + dense) / (1 + c), against (keyword + dense) / 2 without."""
+    params = dataclasses.replace(engine.config.retrieval, keyword_coverage=coverage)
+    searcher = HybridSearcher(engine.catalog, engine.keywords, engine.dense, params, visible=engine.guard.visible)
+    result = await searcher.search("как настроить обслуживание kodi", 50)
+
+    known = [t for t in result.terms if t.df > 0]
+    assert [t.term for t in known] == ["kodi"]
+    assert len(result.terms) > 1
+    share = len(known) / len(result.terms) if coverage else 1.0
+    dense = [hit.dense_score for hit in result.hits if hit.dense_score is not None]
+    assert len(dense) == len(engine.catalog.snapshot())  # every chunk is a dense candidate: min and max are known
+    kodi = next(hit for hit in result.hits if hit.keyword_rank == 1)
+    assert kodi.chunk.path == "Homelab/Kodi.md"
+    assert kodi.dense_score is not None
+    dense_part = (kodi.dense_score - min(dense)) / (max(dense) - min(dense))
+    assert kodi.fused_score == pytest.approx((share * 1.0 + dense_part) / (1.0 + share))
+
+
+async def test_keyword_coverage_is_on_and_leaves_a_fully_known_question_alone(engine: Engine) -> None:
+    assert engine.config.retrieval.keyword_coverage
+    off = dataclasses.replace(engine.config.retrieval, keyword_coverage=False)
+    plain = HybridSearcher(engine.catalog, engine.keywords, engine.dense, off, visible=engine.guard.visible)
+    question = "restic snapshots the laptop"
+    with_coverage, without = await engine.searcher.search(question, 8), await plain.search(question, 8)
+    assert all(t.df > 0 for t in with_coverage.terms)
+    ranked = [(h.chunk.id, h.fused_score) for h in with_coverage.hits]
+    assert ranked == [(h.chunk.id, h.fused_score) for h in without.hits]

@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from askvault.errors import BadRequest
-from askvault.retrieve.fusion import Fused, rrf, score_fusion
+from askvault.model import TermStat
+from askvault.retrieve.fusion import Fused, rrf, score_fusion, vocabulary_coverage
 
 Scored = Mapping[str, Sequence[tuple[str, float]]]
 
@@ -75,3 +76,22 @@ def test_nothing_to_fuse() -> None:
 def test_bad_weights_are_refused(weight: float) -> None:
     with pytest.raises(BadRequest, match="fusion weights"):
         score_fusion({"dense": [("a", 1.0)]}, {"dense": weight})
+
+
+def _terms(*dfs: int) -> list[TermStat]:
+    return [TermStat(term=f"t{i}", df=df, idf=1.0 if df else 0.0) for i, df in enumerate(dfs)]
+
+
+@pytest.mark.parametrize(
+    ("terms", "expected"),
+    [
+        ([], 1.0),
+        (_terms(3, 1), 1.0),
+        (_terms(0, 0), 0.0),
+        (_terms(5, 0, 0, 0), 0.25),
+        (_terms(0, 2, 7), 2 / 3),
+    ],
+    ids=["no-terms", "all-known", "none-known", "one-of-four", "two-of-three"],
+)
+def test_vocabulary_coverage(terms: list[TermStat], expected: float) -> None:
+    assert vocabulary_coverage(terms) == pytest.approx(expected)

@@ -77,6 +77,11 @@ class RetrievalParams:
     """How hybrid search merges the legs: `scores` (min-max normalised scores, weighted; `retrieve.fusion.
     score_fusion`) or `rrf` (reciprocal rank fusion, the default before round four: eval/README.md). Single-leg
     modes always rank by 1/(rrf_k + rank)."""
+    keyword_coverage: bool = True
+    """Score fusion only: the keyword leg's weight is scaled by the share of the query's terms the vault's
+    vocabulary holds at all (df > 0), so a question asked in a language the notes are not written in, which the
+    keyword leg can only match on a borrowed word or two, is ranked mostly by its dense leg (eval/README.md,
+    "Keyword weight by coverage"). A question whose every term occurs somewhere is fused exactly as before."""
     protect_top: int = 0
     """Each leg's top N chunks are kept within the fused top (legs × N) (0: plain RRF)."""
     expand_note_hits: bool = False

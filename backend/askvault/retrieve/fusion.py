@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from askvault.errors import BadRequest
-from askvault.model import HitVia
+from askvault.model import HitVia, TermStat
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,3 +120,11 @@ def score_fusion(
 
     fused = (Fused(chunk_id, math.fsum(parts[chunk_id]), by_method) for chunk_id, by_method in ranks.items())
     return sorted(fused, key=sort_key)
+
+
+def vocabulary_coverage(terms: Sequence[TermStat]) -> float:
+    """The share of a query's keyword terms that occur in any chunk (df > 0); 1.0 for a query without terms, so
+    a weight scaled by it is left alone when there is nothing to judge by."""
+    if not terms:
+        return 1.0
+    return sum(term.df > 0 for term in terms) / len(terms)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from askvault.config import RetrievalParams
 from askvault.errors import BadRequest, ConfigError, ModelError
@@ -12,7 +12,7 @@ from askvault.model import Chunk, Hit, RankedId, SearchFilters, SearchMode, Sear
 from askvault.retrieve.date_filter import NO_PLAN, DatePlan, plan_date_scope, scoped_dense_search, without_scope
 from askvault.retrieve.dates import current_now
 from askvault.retrieve.dense import DenseIndex
-from askvault.retrieve.fusion import protect_leaders, rrf, score_fusion
+from askvault.retrieve.fusion import protect_leaders, rrf, score_fusion, vocabulary_coverage
 from askvault.retrieve.query_boosts import QueryBoosts, expand_note_hits
 from askvault.retrieve.signals import GraphSignals
 from askvault.store.catalog import ChunkCatalog
@@ -101,7 +101,7 @@ class HybridSearcher:
             timings["keyword"] = _ms(t0)
 
         t0 = time.perf_counter()
-        hits = self._fuse(query, mode, filters, dense_ranked, keyword_ranked, k)
+        hits = self._fuse(query, mode, filters, dense_ranked, keyword_ranked, k, terms)
         timings["fusion"] = _ms(t0)
         # The whole search, embedding included (docs/api.md); the answer pipeline subtracts `embed` itself.
         timings["total"] = _ms(started)
@@ -163,6 +163,7 @@ class HybridSearcher:
         dense: list[RankedId],
         keyword: list[RankedId],
         k: int,
+        terms: Sequence[TermStat] = (),
     ) -> list[Hit]:
         chunks = self._catalog.snapshot()
         dense_scores = {r.chunk_id: r.score for r in dense}
@@ -173,6 +174,8 @@ class HybridSearcher:
         hits: list[Hit] = []
         weights = {"keyword": self._params.keyword_weight, "dense": self._params.dense_weight}
         if self._params.fusion == "scores" and mode == "hybrid":
+            if self._params.keyword_coverage:
+                weights["keyword"] *= vocabulary_coverage(terms)
             # One leg alone keeps rank scores: its order is its own, and 1/(k + rank) never reads as "no match".
             scored = {
                 "keyword": [(r.chunk_id, r.score) for r in keyword],
