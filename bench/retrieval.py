@@ -18,12 +18,15 @@ import numpy.typing as npt
 
 from askvault.model import Chunk
 from askvault.store.multilingual import LanguageTokenizers
+from askvault.wiring import Engine
 from bench import synth
 from bench.fake_embed import HashEmbedder, TimedEmbedder
 from bench.harness import bench_engine, config_for, dir_size, percentiles, proc_status, reset_peak_rss
 
 TOP_K = 8
 """What the plugin asks for; the legs themselves fetch 50 candidates each (RetrievalParams)."""
+RELATED_K = 10
+"""What the plugin's related-notes view asks for (the API's default)."""
 LEG_K = 50
 WARMUP = 10
 
@@ -89,6 +92,10 @@ async def _measure(chunks_wanted: int, dim: int, seed: int, n_queries: int, work
                 legs[leg].append(result.timings_ms[leg])
             keyword_ids.append([r.chunk_id for r in engine.keywords.search(question, 10).ranked])
 
+        even, longest = _related_picks(engine, n_queries // 4)
+        related_ms, related_chunks = await _related(engine, even)
+        related_long_ms, related_long_chunks = await _related(engine, longest)
+
         # The floors, on the same vectors and tokens.
         chunks: list[Chunk] = list(engine.catalog.snapshot().values())
         ids = [c.id for c in chunks]
@@ -119,6 +126,8 @@ async def _measure(chunks_wanted: int, dim: int, seed: int, n_queries: int, work
         out["memory_peak_mb"] = proc_status()["VmHWM"]
 
     latency = {leg: percentiles(samples) for leg, samples in legs.items()}
+    latency["related"] = percentiles(related_ms)
+    latency["related_longest"] = percentiles(related_long_ms)
     latency["numpy_floor"] = percentiles(numpy_ms)
     latency["bm25s_floor"] = percentiles(bm25s_ms)
     out["latency_ms"] = latency
@@ -127,6 +136,7 @@ async def _measure(chunks_wanted: int, dim: int, seed: int, n_queries: int, work
         "keyword_vs_bm25s_p50": round(latency["keyword"]["p50"] / latency["bm25s_floor"]["p50"], 2),
         "keyword_rebuild_vs_bm25s_index": round(min(rebuild) / bm25s_index_s, 2),
     }
+    out["related_source_chunks_mean"] = {"even": related_chunks, "longest": related_long_chunks}
     out["bm25s_index_s"] = round(bm25s_index_s, 3)
     out["keyword_top10_same_as_bm25s"] = round(agree / max(1, n_queries), 3)
     data = config_for(vault, work / "data", hasher.model).store.data_dir
@@ -139,6 +149,32 @@ async def _measure(chunks_wanted: int, dim: int, seed: int, n_queries: int, work
         "apparent_total": round(dir_size(data, apparent=True) * per_k, 2),
     }
     return out
+
+
+async def _related(engine: Engine, paths: list[str]) -> tuple[list[float], float]:
+    """Related notes (dense) for each path after the first WARMUP: ms per call, and the notes' mean chunk count."""
+    by_note = engine.catalog.by_note()
+    samples: list[float] = []
+    for number, path in enumerate(paths):
+        started = time.perf_counter()
+        result = await engine.related.related(path, RELATED_K)
+        elapsed = _clock_ms(started)
+        if result.method != "dense":
+            raise RuntimeError(f"related notes fell back to {result.method} for {path}")
+        if number >= WARMUP:
+            samples.append(elapsed)
+    measured = paths[WARMUP:]
+    return samples, round(sum(len(by_note[p]) for p in measured) / max(1, len(measured)), 2)
+
+
+def _related_picks(engine: Engine, n_notes: int) -> tuple[list[str], list[str]]:
+    """Notes spread evenly over the vault, and the longest notes (most chunks, so most searches), both
+    WARMUP + n long."""
+    by_note = engine.catalog.by_note()
+    paths = sorted(by_note)
+    even = paths[:: max(1, len(paths) // (n_notes + WARMUP))][: n_notes + WARMUP]
+    longest = sorted(paths, key=lambda p: (-len(by_note[p]), p))[: n_notes + WARMUP]
+    return even, longest
 
 
 def run_size(chunks: int, dim: int, seed: int, n_queries: int, work: Path) -> dict[str, object]:

@@ -16,7 +16,7 @@ from askvault.api.app import ApiSettings, create_app
 from askvault.api.server import serve
 from askvault.api.services import ApiServices
 from askvault.config import ServerConfig
-from tests.api.fakes import FakeAnswerer, FakeIndex, FakeSearcher
+from tests.api.fakes import FakeAnswerer, FakeIndex, FakeRelated, FakeSearcher
 
 # (method, path, JSON body or None): every route, so no guard can be forgotten on one.
 ROUTES = [
@@ -27,6 +27,7 @@ ROUTES = [
     ("POST", "/api/reindex", {}),
     ("GET", "/api/chunks/c8a1f0e29b7d4a36", None),
     ("GET", "/api/events", None),
+    ("POST", "/api/related", {"path": "Homelab/Kodi.md"}),
 ]
 ROUTE_IDS = [f"{m} {p}" for m, p, _ in ROUTES]
 PROTECTED = [r for r in ROUTES if r[1] != "/api/health"]
@@ -46,6 +47,7 @@ class Sidecar:
     searcher: FakeSearcher
     answerer: FakeAnswerer
     index: FakeIndex
+    related: FakeRelated = field(default_factory=FakeRelated)
     token: str = TOKEN
     base: str = field(init=False)
 
@@ -67,10 +69,10 @@ async def start_sidecar(
     settings: ApiSettings | None = None, server: ServerConfig | None = None
 ) -> AsyncIterator[Sidecar]:
     server = server or ServerConfig(port=0)
-    searcher, answerer, index = FakeSearcher(), FakeAnswerer(), FakeIndex()
-    app = create_app(ApiServices(searcher, answerer, index), server, TOKEN, 0, settings=settings)
+    searcher, answerer, index, related = FakeSearcher(), FakeAnswerer(), FakeIndex(), FakeRelated()
+    app = create_app(ApiServices(searcher, answerer, index, related), server, TOKEN, 0, settings=settings)
     async with serve(app, server) as listening, aiohttp.ClientSession() as session:
-        yield Sidecar(app, listening.port, session, searcher, answerer, index)
+        yield Sidecar(app, listening.port, session, searcher, answerer, index, related)
 
 
 @pytest.fixture
@@ -145,3 +147,4 @@ def assert_untouched(sidecar: Sidecar) -> None:
     assert sidecar.index.reindex_calls == []
     assert sidecar.index.chunk_lookups == []
     assert sidecar.index.status_calls == 0
+    assert sidecar.related.calls == []

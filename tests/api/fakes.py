@@ -7,8 +7,10 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from askvault.api.services import JsonEvent
+from askvault.errors import NotFound
 from askvault.model import Chunk, Message, SearchFilters, SearchMode, SearchResult
-from tests.api.samples import ASK_SCRIPT, CHUNKS, STATUS, search_result
+from askvault.retrieve.related import NO_NOTE, RelatedResult
+from tests.api.samples import ASK_SCRIPT, CHUNKS, RELATED, STATUS, search_result
 
 
 @dataclass(frozen=True)
@@ -170,3 +172,16 @@ class Subscription:
 
     async def aclose(self) -> None:
         self._index._unsubscribe(self._queue)
+
+
+@dataclass
+class FakeRelated:
+    """Answers RELATED for its note and "not indexed" for any other path; records every call."""
+
+    calls: list[tuple[str, int]] = field(default_factory=list)
+
+    async def related(self, path: str, k: int) -> RelatedResult:
+        self.calls.append((path, k))
+        if path != RELATED.path:
+            raise NotFound(NO_NOTE)
+        return RelatedResult(RELATED.path, RELATED.method, RELATED.hits[:k], RELATED.timings_ms)

@@ -8,6 +8,7 @@ from askvault.ask.relevance import RelevanceSignals, calibration_for, decide
 from askvault.ask.rerank import RerankReport
 from askvault.generate.answer_safety import neutralise_answer
 from askvault.model import Chunk, Hit, SearchResult, TermStat
+from askvault.retrieve.related import RelatedHit, RelatedResult
 
 KODI = Chunk(
     id="c8a1f0e29b7d4a36",
@@ -244,3 +245,15 @@ ABSTAIN_SCRIPT: list[dict[str, object]] = [
     _token(NOT_COVERED_ANSWER),
     {**DoneEvent(NOT_COVERED_ANSWER, (), (), True, Metrics(9.8, 2.7, None, None, 13.0, None, None)).to_json()},
 ]
+
+
+RELATED = RelatedResult(
+    path=KODI.path,
+    method="dense",
+    hits=[
+        RelatedHit(JOURNAL.path, JOURNAL.title, 0.7412, JOURNAL),
+        RelatedHit(POSTGRES.path, POSTGRES.title, 0.5187, POSTGRES),
+    ],
+    timings_ms={"total": 3.1},
+)
+"""What the fake related-notes service answers for KODI's note (every other path is "not indexed")."""

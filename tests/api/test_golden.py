@@ -90,8 +90,16 @@ async def test_chunk_golden(sidecar: Sidecar) -> None:
         _check("chunk.json", _pretty(await resp.json()))
 
 
+async def test_related_golden(sidecar: Sidecar) -> None:
+    body = {"path": "Homelab/Kodi.md", "k": 10}
+    async with sidecar.session.post(sidecar.url("/api/related"), json=body, headers=sidecar.auth()) as resp:
+        assert resp.status == 200
+        _check("related.json", _pretty(await resp.json()))
+
+
 @pytest.mark.parametrize(
-    "name", ["status.json", "search.json", "ask.ndjson", "ask_abstain.ndjson", "error.json", "chunk.json"]
+    "name",
+    ["status.json", "search.json", "ask.ndjson", "ask_abstain.ndjson", "error.json", "chunk.json", "related.json"],
 )
 def test_golden_files_are_committed(name: str) -> None:
     assert (GOLDEN / name).is_file()

@@ -80,7 +80,16 @@ def test_suite_writes_json_markdown_and_plot(tmp_path: Path) -> None:
     (size,) = results["sizes"]
     assert size["label"] == "200"
     assert size["chunks"] >= 200
-    assert set(size["latency_ms"]) == {"hybrid", "dense", "keyword", "fusion", "numpy_floor", "bm25s_floor"}
+    assert set(size["latency_ms"]) == {
+        "hybrid",
+        "dense",
+        "keyword",
+        "fusion",
+        "related",
+        "related_longest",
+        "numpy_floor",
+        "bm25s_floor",
+    }
     assert set(size["ratios"]) == {"dense_vs_numpy_p50", "keyword_vs_bm25s_p50", "keyword_rebuild_vs_bm25s_index"}
     assert set(size["index"]) >= {"notes_per_s", "chunks_per_s", "share_outside_embedding", "keyword_rebuild_s"}
     assert set(size["disk_mb_per_1k_chunks"]) >= {"total", "vectors", "manifest"}

@@ -16,7 +16,15 @@ from askvault.errors import StoreError
 from askvault.model import SearchFilters
 from askvault.store.payload import storage_name
 from askvault.store.qdrant_edge import EdgeVectorStore, drop_collection, list_collections
-from tests.store.vector_cases import DIM, FILTER_CASES, check_search_is_exact, corpus, embed
+from tests.store.vector_cases import (
+    DIM,
+    FILTER_CASES,
+    check_batch_equals_single_searches,
+    check_search_is_exact,
+    check_vectors_read_back,
+    corpus,
+    embed,
+)
 
 COLLECTION = "nomic-embed-text@64"
 REPO = Path(__file__).resolve().parents[2]
@@ -216,3 +224,18 @@ async def test_list_and_drop_collections(tmp_path: Path) -> None:
     finally:
         await open_one.close()
     assert list_collections(tmp_path / "nothing-here") == []
+
+
+async def test_vectors_read_back(store: EdgeVectorStore) -> None:
+    chunks = corpus(2100)  # more than one page of ids
+    await store.upsert(chunks, embed([c.index_text for c in chunks]))
+
+    await check_vectors_read_back(store, chunks)
+
+
+@pytest.mark.parametrize("filters", FILTER_CASES)
+async def test_search_batch_equals_single_searches(store: EdgeVectorStore, filters: SearchFilters) -> None:
+    chunks = corpus()
+    await store.upsert(chunks, embed([c.index_text for c in chunks]))
+
+    await check_batch_equals_single_searches(store, filters)

@@ -11,7 +11,15 @@ from qdrant_client import AsyncQdrantClient, models
 from askvault.errors import StoreError
 from askvault.model import SearchFilters
 from askvault.store.qdrant_server import ServerVectorStore, server_collection
-from tests.store.vector_cases import DIM, FILTER_CASES, check_search_is_exact, corpus, embed
+from tests.store.vector_cases import (
+    DIM,
+    FILTER_CASES,
+    check_batch_equals_single_searches,
+    check_search_is_exact,
+    check_vectors_read_back,
+    corpus,
+    embed,
+)
 
 URL = "http://qdrant.test:6333"
 COLLECTION = server_collection("vault-1a2b3c", "nomic-embed-text@64")
@@ -85,3 +93,18 @@ async def test_drop_deletes_the_collection() -> None:
 async def test_unreachable_server_names_the_url(closed_port_url: str) -> None:
     with pytest.raises(StoreError, match=rf"Qdrant is not reachable at {closed_port_url} \(collection lookup"):
         await ServerVectorStore.open(closed_port_url, COLLECTION, DIM, timeout_s=2)
+
+
+async def test_vectors_read_back(store: ServerVectorStore) -> None:
+    chunks = corpus(2100)  # more than one page of ids
+    await store.upsert(chunks, embed([c.index_text for c in chunks]))
+
+    await check_vectors_read_back(store, chunks)
+
+
+@pytest.mark.parametrize("filters", FILTER_CASES)
+async def test_search_batch_equals_single_searches(store: ServerVectorStore, filters: SearchFilters) -> None:
+    chunks = corpus()
+    await store.upsert(chunks, embed([c.index_text for c in chunks]))
+
+    await check_batch_equals_single_searches(store, filters)

@@ -92,3 +92,37 @@ async def check_search_is_exact(store: VectorStore, chunks: list[Chunk], filters
         for hit in got:
             assert filters.accepts(by_id[hit.chunk_id])
             assert hit.score == pytest.approx(reference[hit.chunk_id], abs=1e-5)
+
+
+async def check_vectors_read_back(store: VectorStore, chunks: list[Chunk]) -> None:
+    """`vectors` returns each stored vector at unit length (the cosine collection normalises), leaves out ids
+    without one, and pages through more ids than one request takes."""
+    vectors = embed([c.index_text for c in chunks])
+    wanted = [c.id for c in chunks] + ["never-stored"]
+
+    got = await store.vectors(wanted)
+
+    assert set(got) == {c.id for c in chunks}
+    for chunk, vector in zip(chunks, vectors, strict=True):
+        expected = np.asarray(vector) / np.linalg.norm(vector)
+        assert got[chunk.id] == pytest.approx(expected.tolist(), abs=1e-6)
+    assert await store.vectors([]) == {}
+
+
+async def check_batch_equals_single_searches(store: VectorStore, filters: SearchFilters) -> None:
+    """`search_batch` answers exactly what one `search` per vector answers, in the vectors' order."""
+    queries = [fake_embedding(text, DIM) for text in ("postgres port backup", "garden river", "kodi")]
+
+    batch = await store.search_batch(queries, 7, filters)
+
+    assert len(batch) == len(queries)
+    for query, answer in zip(queries, batch, strict=True):
+        single = await store.search(query, 7, filters)
+        assert [r.score for r in answer] == pytest.approx([r.score for r in single], abs=1e-6)
+        # Equal scores may come in either order (and a tie at the cut may keep either chunk).
+        last = single[-1].score if single else 0.0
+        assert {r.chunk_id for r in answer if r.score > last + 1e-6} == {
+            r.chunk_id for r in single if r.score > last + 1e-6
+        }
+    assert await store.search_batch(queries, 0, filters) == [[], [], []]
+    assert await store.search_batch([], 7, filters) == []

@@ -8,10 +8,12 @@ from typing import Protocol
 
 from aiohttp import web
 
+from askvault.errors import NotFound
 from askvault.model import Chunk, Message, SearchFilters
 from askvault.retrieve.protocol import Searcher
+from askvault.retrieve.related import NO_NOTE, RelatedResult
 
-__all__ = ["SERVICES", "Answerer", "ApiServices", "IndexControl", "JsonEvent", "Searcher"]
+__all__ = ["SERVICES", "Answerer", "ApiServices", "IndexControl", "JsonEvent", "RelatedFinder", "Searcher"]
 
 
 class JsonEvent(Protocol):
@@ -61,11 +63,28 @@ class IndexControl(Protocol):
     async def get_chunk(self, chunk_id: str) -> Chunk | None: ...
 
 
+class RelatedFinder(Protocol):
+    async def related(self, path: str, k: int) -> RelatedResult:
+        """The `k` notes closest to the note at `path` (docs/api.md); NotFound when no chunk of it may be shown."""
+        ...
+
+
+class NoRelatedNotes:
+    """The related-notes service of an app wired without one: every path answers like a note not indexed."""
+
+    async def related(self, path: str, k: int) -> RelatedResult:
+        raise NotFound(NO_NOTE)
+
+
+NO_RELATED = NoRelatedNotes()
+
+
 @dataclass(frozen=True, slots=True)
 class ApiServices:
     searcher: Searcher
     answerer: Answerer
     index: IndexControl
+    related: RelatedFinder = NO_RELATED
 
 
 SERVICES = web.AppKey("askvault_services", ApiServices)

@@ -20,6 +20,8 @@ MAX_QUERY_CHARS = 2000
 MAX_HISTORY_TURNS = 20
 MAX_TURN_CHARS = 8000
 MAX_FILTER_CHARS = 1024
+MAX_PATH_CHARS = 1024
+DEFAULT_RELATED_K = 10
 MAX_DEPTH = 8
 """The deepest valid body is 3 levels (history → turn → content); anything far deeper is hostile."""
 
@@ -47,6 +49,12 @@ class AskRequest:
 @dataclass(frozen=True, slots=True)
 class ReindexRequest:
     full: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RelatedRequest:
+    path: str
+    k: int = DEFAULT_RELATED_K
 
 
 def _reject_constant(name: str) -> object:
@@ -232,3 +240,30 @@ def parse_ask(body: Json) -> AskRequest:
 def parse_reindex(body: Json) -> ReindexRequest:
     _only(body, {"full"})
     return ReindexRequest(full=_flag(body, "full"))
+
+
+def parse_note_path(body: Mapping[str, object], field: str = "path") -> str:
+    """A vault-relative note path as Obsidian writes it (`Homelab/Kodi.md`): `/` between folders, nothing that
+    climbs out of the vault or names a place outside it. Kept exactly as sent (paths may hold spaces)."""
+    value = body.get(field)
+    if value is None:
+        raise BadRequest(f"{field} is required")
+    if not isinstance(value, str) or not value.strip():
+        raise BadRequest(f"{field} must be a non-empty string")
+    if len(value) > MAX_PATH_CHARS:
+        raise BadRequest(f"{field} must be at most {MAX_PATH_CHARS} characters")
+    if "\x00" in value:
+        raise BadRequest(f"{field} must not contain NUL characters")
+    if "\\" in value:
+        raise BadRequest(f"{field} must separate folders with forward slashes, not backslashes")
+    if value.startswith("/") or (len(value) > 1 and value[0].isascii() and value[0].isalpha() and value[1] == ":"):
+        raise BadRequest(f"{field} must be relative to the vault, not an absolute path")
+    if ".." in value.split("/"):
+        raise BadRequest(f"{field} must not contain '..'")
+    return value
+
+
+def parse_related(body: Json) -> RelatedRequest:
+    _only(body, {"path", "k"})
+    k = _k(body)
+    return RelatedRequest(path=parse_note_path(body), k=DEFAULT_RELATED_K if k is None else k)

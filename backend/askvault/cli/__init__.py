@@ -1,4 +1,4 @@
-"""The `askvault` command line: serve, index, search, ask, eval, mcp, install-plugin, token."""
+"""The `askvault` command line: serve, index, search, ask, related, eval, mcp, install-plugin, token."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from askvault.cli.index_cmd import index
 from askvault.cli.mcp_cmd import mcp_command
 from askvault.cli.plugin_source import version_text
 from askvault.cli.query_cmd import ask, search
+from askvault.cli.related_cmd import related
 from askvault.cli.serve_cmd import serve
 
 
@@ -35,6 +36,7 @@ def cli() -> None:
 
 for command in (serve, index, search, ask, eval_command, calibrate_command, mcp_command, install_plugin, token):
     cli.add_command(command)
+cli.add_command(related)
 
 
 def main() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -59,6 +59,10 @@ class _Snapshot:
     """The vault's main languages (`multilingual.main_languages`): every question is analysed in each."""
     present: frozenset[str] = frozenset()
     """Every language some chunk is in: a question's own language counts only if notes are written in it."""
+    words: Sequence[str] = ()
+    """Term number → term (`Postings.words`)."""
+    numbers: Mapping[str, int] = field(default_factory=dict)
+    """Chunk id → its number (position in `ids`)."""
 
 
 _EMPTY = _Snapshot(
@@ -102,6 +106,8 @@ def _build(
         weights=postings.weights,
         languages=main_languages(notes),
         present=frozenset(tokenizers.code(language) for language in set(note_of.values())),
+        words=postings.words,
+        numbers={chunk_id: number for number, chunk_id in enumerate(texts)},
     )
 
 
@@ -184,12 +190,37 @@ class Bm25Index:
     def search(self, query: str, limit: int, allow: Callable[[str], bool] | None = None) -> KeywordResult:
         """Top `limit` chunks, best first; ties go to the chunk that came first in the rebuild. `allow(chunk_id)`
         is applied to every candidate before truncation, and `matched` counts the candidates it let through."""
+        snap = self._snapshot
+        return self._search(self._query_terms(query, snap), snap, limit, allow)
+
+    def search_terms(
+        self, terms: Sequence[str], limit: int, allow: Callable[[str], bool] | None = None
+    ) -> KeywordResult:
+        """`search` for terms already analysed (as `query_terms` or `distinctive_terms` give them)."""
+        return self._search(terms, self._snapshot, limit, allow)
+
+    def distinctive_terms(self, chunk_ids: Collection[str], limit: int) -> list[str]:
+        """The `limit` terms of these chunks with the highest tf·idf, summed over them (tf saturated and length
+        normalised as BM25 does: each term's score in each chunk), best first, ties by term."""
+        snap = self._snapshot
+        numbers = [snap.numbers[c] for c in chunk_ids if c in snap.numbers]
+        if not numbers or limit < 1:
+            return []
+        at = np.flatnonzero(np.isin(snap.docs, np.asarray(numbers, dtype=np.int32)))
+        term_of = np.searchsorted(snap.indptr, at, side="right") - 1
+        weight = np.bincount(term_of, weights=snap.idf[term_of] * snap.weights[at])
+        held = np.flatnonzero(weight)
+        order = sorted(held.tolist(), key=lambda t: (-float(weight[t]), snap.words[t]))
+        return [snap.words[t] for t in order[:limit]]
+
+    def _search(
+        self, terms: Sequence[str], snap: _Snapshot, limit: int, allow: Callable[[str], bool] | None
+    ) -> KeywordResult:
         if limit < 1:
             raise BadRequest(f"limit must be at least 1, got {limit}")
-        snap = self._snapshot
         stats: list[TermStat] = []
         spans: list[tuple[int, int, float]] = []
-        for term in self._query_terms(query, snap):
+        for term in terms:
             number = snap.vocab.get(term)
             # The vocabulary is shared with later rebuilds: a term they added numbers past this snapshot's arrays.
             if number is None or number >= len(snap.idf) or snap.indptr[number] == snap.indptr[number + 1]:

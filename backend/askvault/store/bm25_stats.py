@@ -41,6 +41,8 @@ class Postings:
     vocab: Mapping[str, int]
     """Term → term number. Shared with later rebuilds, which may add terms: a number past the end of `idf`, or
     a term whose postings are empty (df 0), is a term these chunks do not hold."""
+    words: Sequence[str]
+    """Term number → term (the inverse of `vocab`, shared with it the same way)."""
     idf: npt.NDArray[np.float64]
     indptr: npt.NDArray[np.int64]
     docs: npt.NDArray[np.int32]
@@ -120,7 +122,9 @@ class TermCounts:
                 weights = posting_tf * (k1 + 1) / (posting_tf + k1)
         # One IDF per distinct df (at most one per chunk), computed as LuceneIdfBM25 does, so the floats match.
         by_df = np.array([lucene_idf(n_docs, d) for d in range(int(df.max(initial=0)) + 1)], dtype=np.float64)
-        postings = Postings(vocab=self._numbers, idf=by_df[df], indptr=indptr, docs=posting_docs, weights=weights)
+        postings = Postings(
+            vocab=self._numbers, words=self._words, idf=by_df[df], indptr=indptr, docs=posting_docs, weights=weights
+        )
         self._compact(df)
         return postings
 

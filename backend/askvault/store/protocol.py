@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -25,8 +25,19 @@ class VectorStore(Protocol):
         """Top `limit` chunk ids by cosine similarity, best first, filters applied inside the search."""
         ...
 
+    async def search_batch(
+        self, vectors: Sequence[Sequence[float]], limit: int, filters: SearchFilters
+    ) -> list[list[RankedId]]:
+        """`search` for several vectors at once (one pass over the vectors where the engine can), in their order."""
+        ...
+
     async def ids(self) -> set[str]:
         """Every chunk id that has a vector (for reconcile: orphans and missing vectors)."""
+        ...
+
+    async def vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
+        """The stored vectors of these chunks (unit length: the collection is cosine); ids without one are left
+        out. Related notes compare a note's own chunks with other notes' without embedding anything again."""
         ...
 
     async def refresh_payload(self, chunks: Sequence[Chunk]) -> None:
@@ -63,6 +74,16 @@ class KeywordIndex(Protocol):
 
     def search(self, query: str, limit: int, allow: Callable[[str], bool] | None = None) -> KeywordResult:
         """OR semantics with IDF weights; `allow(chunk_id)` filters candidates before truncation."""
+        ...
+
+    def search_terms(
+        self, terms: Sequence[str], limit: int, allow: Callable[[str], bool] | None = None
+    ) -> KeywordResult:
+        """`search` for terms already analysed (no tokenizing), e.g. those of `distinctive_terms`."""
+        ...
+
+    def distinctive_terms(self, chunk_ids: Collection[str], limit: int) -> list[str]:
+        """The `limit` terms that best characterise these chunks (highest summed tf·idf), best first."""
         ...
 
     def __len__(self) -> int: ...

@@ -11,9 +11,10 @@ from __future__ import annotations
 import asyncio
 import shutil
 import threading
+import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from qdrant_edge import (
     Distance,
@@ -27,6 +28,7 @@ from qdrant_edge import (
     PayloadSchemaType,
     Point,
     Query,
+    QueryBatchRequest,
     QueryRequest,
     RangeFloat,
     ScrollRequest,
@@ -245,11 +247,8 @@ class EdgeVectorStore:
 
         await asyncio.to_thread(self._run, "payload update", write, write=True)
 
-    async def search(self, vector: Sequence[float], limit: int, filters: SearchFilters) -> list[RankedId]:
-        if limit <= 0:
-            return []
-        check_dims([vector], self._dim, f"vector collection {self._collection!r}")
-        request = QueryRequest(
+    def _request(self, vector: Sequence[float], limit: int, filters: SearchFilters) -> QueryRequest:
+        return QueryRequest(
             limit=limit,
             query=Query.Nearest([float(x) for x in vector]),
             filter=edge_filter(filters),
@@ -257,8 +256,24 @@ class EdgeVectorStore:
             with_vector=False,
             params=SearchParams(exact=True),
         )
+
+    async def search(self, vector: Sequence[float], limit: int, filters: SearchFilters) -> list[RankedId]:
+        if limit <= 0:
+            return []
+        check_dims([vector], self._dim, f"vector collection {self._collection!r}")
+        request = self._request(vector, limit, filters)
         points = await asyncio.to_thread(self._run, "search", lambda shard: shard.query(request))
         return [RankedId(str((p.payload or {})[CHUNK_ID]), float(p.score)) for p in points]
+
+    async def search_batch(
+        self, vectors: Sequence[Sequence[float]], limit: int, filters: SearchFilters
+    ) -> list[list[RankedId]]:
+        if limit <= 0 or not vectors:
+            return [[] for _ in vectors]
+        check_dims(vectors, self._dim, f"vector collection {self._collection!r}")
+        batch = QueryBatchRequest([self._request(vector, limit, filters) for vector in vectors])
+        answers = await asyncio.to_thread(self._run, "search", lambda shard: shard.query_batch(batch))
+        return [[RankedId(str((p.payload or {})[CHUNK_ID]), float(p.score)) for p in points] for points in answers]
 
     async def ids(self) -> set[str]:
         def scan(shard: EdgeShard) -> set[str]:
@@ -274,6 +289,22 @@ class EdgeVectorStore:
                 offset = str(next_offset)
 
         return await asyncio.to_thread(self._run, "listing ids", scan)
+
+    async def vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
+        if not chunk_ids:
+            return {}
+        ids: list[str | int | uuid.UUID] = [point_id(chunk_id) for chunk_id in chunk_ids]
+
+        def read(shard: EdgeShard) -> dict[str, list[float]]:
+            found: dict[str, list[float]] = {}
+            for start in range(0, len(ids), _SCROLL_PAGE):
+                for record in shard.retrieve(ids[start : start + _SCROLL_PAGE], [CHUNK_ID], True):
+                    vector = record.vector
+                    if isinstance(vector, list) and record.payload:
+                        found[str(record.payload[CHUNK_ID])] = cast(list[float], vector)
+            return found
+
+        return await asyncio.to_thread(self._run, "reading vectors", read)
 
     async def count(self) -> int:
         return await asyncio.to_thread(self._run, "count", lambda shard: shard.info().points_count)

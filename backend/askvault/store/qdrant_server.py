@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Awaitable, Sequence
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import httpx
 from qdrant_client import AsyncQdrantClient, models
@@ -183,6 +183,23 @@ class ServerVectorStore:
         )
         return [RankedId(str((p.payload or {})[CHUNK_ID]), float(p.score)) for p in response.points]
 
+    async def search_batch(
+        self, vectors: Sequence[Sequence[float]], limit: int, filters: SearchFilters
+    ) -> list[list[RankedId]]:
+        if limit <= 0 or not vectors:
+            return [[] for _ in vectors]
+        check_dims(vectors, self._dim, f"Qdrant collection {self._collection!r}")
+        requests = [
+            models.QueryRequest(
+                query=[float(x) for x in vector], filter=server_filter(filters), limit=limit, with_payload=[CHUNK_ID]
+            )
+            for vector in vectors
+        ]
+        answers = await self._call("search", self._client.query_batch_points(self._collection, requests=requests))
+        return [
+            [RankedId(str((p.payload or {})[CHUNK_ID]), float(p.score)) for p in answer.points] for answer in answers
+        ]
+
     async def ids(self) -> set[str]:
         found: set[str] = set()
         offset: models.ExtendedPointId | None = None
@@ -196,6 +213,19 @@ class ServerVectorStore:
             found.update(str((r.payload or {})[CHUNK_ID]) for r in records)
             if offset is None:
                 return found
+
+    async def vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
+        found: dict[str, list[float]] = {}
+        for start in range(0, len(chunk_ids), _SCROLL_PAGE):
+            ids: list[models.ExtendedPointId] = [point_id(c) for c in chunk_ids[start : start + _SCROLL_PAGE]]
+            records = await self._call(
+                "reading vectors",
+                self._client.retrieve(self._collection, ids, with_payload=[CHUNK_ID], with_vectors=True),
+            )
+            for record in records:
+                if isinstance(record.vector, list) and record.payload:
+                    found[str(record.payload[CHUNK_ID])] = [float(x) for x in cast(list[float], record.vector)]
+        return found
 
     async def count(self) -> int:
         result = await self._call("count", self._client.count(self._collection, exact=True))

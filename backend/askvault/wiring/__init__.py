@@ -20,6 +20,7 @@ from askvault.index.lock import IndexLock
 from askvault.index.privacy import VisibilityGuard
 from askvault.retrieve.dense import DenseIndex
 from askvault.retrieve.hybrid import HybridSearcher
+from askvault.retrieve.related import RelatedNotes
 from askvault.store.bm25 import Bm25Index
 from askvault.store.catalog import ChunkCatalog
 from askvault.store.detect import shared_detector
@@ -51,6 +52,8 @@ class Engine:
     reranker: ChatReranker
     """Built whatever `retrieval.rerank` says (the evaluation's rerank mode uses it); the answer pipeline gets
     it only when reranking is on."""
+    related: RelatedNotes
+    """Notes closest to a note (`/api/related`, `askvault related`), with the same privacy re-check as search."""
     links: NoteLinks = field(default_factory=NoteLinks)
     """Each indexed note's link targets as written (the link-graph signal resolves them lazily)."""
 
@@ -102,6 +105,7 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
         indexer = Indexer(config.vault, config.chunk, manifest, catalog, keywords, dense, vectors, links, languages)
         guard = VisibilityGuard(config.vault)
         searcher = HybridSearcher(catalog, keywords, dense, config.retrieval, visible=guard.visible, links=links)
+        related = RelatedNotes(catalog, keywords, dense, visible=guard.visible)
         reranker = ChatReranker.from_params(_rerank_chat(config, chat, stack), config.retrieval)
         pipeline = AnswerPipeline(
             searcher,
@@ -129,6 +133,7 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
             pipeline=pipeline,
             guard=guard,
             reranker=reranker,
+            related=related,
             links=links,
         )
 

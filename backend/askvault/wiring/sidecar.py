@@ -66,7 +66,9 @@ async def run_sidecar(
 
             monitor = ModelMonitor(config.ollama, on_embed_available=embed_model_appeared, interval_s=model_poll_s)
             control = EngineControl(engine, monitor)
-            services = ApiServices(searcher=engine.searcher, answerer=engine.pipeline, index=control)
+            services = ApiServices(
+                searcher=engine.searcher, answerer=engine.pipeline, index=control, related=engine.related
+            )
             app = create_app(services, config.server, token, config.server.port)
             watcher = VaultWatcher(
                 config.vault.root, engine.indexer, reconcile_every_s=reconcile_every_s, reconcile_on_start=False

@@ -1,0 +1,206 @@
+"""Related notes: the notes closest to one note, from its chunk vectors, or its most distinctive terms."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from askvault.errors import BadRequest, NotFound
+from askvault.model import Chunk, SearchFilters
+from askvault.retrieve.dense import DenseIndex
+from askvault.retrieve.note_similarity import (
+    SCORE_DIGITS,
+    Aggregation,
+    Matrix,
+    query_rows,
+    score_notes,
+    shortlist,
+    unit_rows,
+)
+from askvault.store.catalog import ChunkCatalog
+from askvault.store.protocol import KeywordIndex, VectorStore
+
+RelatedMethod = Literal["dense", "keyword"]
+NO_NOTE = "no indexed note at this path"
+"""The one answer for a note that is missing, not indexed or excluded: it never says which."""
+AGGREGATION: Aggregation = "max"
+"""Measured against `max` and `mean` on the sample vault (docs/decisions.md, "Related notes")."""
+NEIGHBOURS = 40
+"""Nearest chunks fetched per source chunk (beyond the source's own, which come back first)."""
+MAX_QUERIES = 8
+"""A note of more chunks searches with the centroids of this many runs of them (one batched search either way).
+On the sample vault 8 queries of 40 neighbours find exactly the exhaustive top 10 of every note."""
+SHORTLIST_EXTRA = 5
+"""Notes rescored exactly beyond the k asked for (the estimate from the searches alone is optimistic); on the
+sample vault 5 give the exhaustive top 10 of every note, 0 lose 2 notes in 1,000."""
+KEYWORD_TERMS = 24
+KEYWORD_CHUNKS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class RelatedHit:
+    path: str
+    title: str
+    score: float
+    """Dense: the aggregated cosine (-1..1); keyword: BM25 over the top result's (0..1)."""
+    passage: Chunk
+    """The candidate's chunk closest to the source note."""
+
+
+@dataclass(frozen=True, slots=True)
+class RelatedResult:
+    path: str
+    method: RelatedMethod
+    hits: list[RelatedHit]
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    terms: tuple[str, ...] = ()
+    """The keyword method's query: the note's most distinctive terms (empty for dense)."""
+
+    def to_json(self) -> dict[str, object]:
+        """The body of `POST /api/related` (docs/api.md), also what `askvault related --json` prints."""
+        return {
+            "path": self.path,
+            "method": self.method,
+            "results": [
+                {
+                    "path": hit.path,
+                    "title": hit.title,
+                    "score": hit.score,
+                    "passage": {
+                        "chunk_id": hit.passage.id,
+                        "heading_path": list(hit.passage.heading_path),
+                        "start_line": hit.passage.start_line,
+                        "end_line": hit.passage.end_line,
+                        "text": hit.passage.text,
+                    },
+                }
+                for hit in self.hits
+            ],
+            "timings_ms": dict(self.timings_ms),
+        }
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000.0, 3)
+
+
+class RelatedNotes:
+    """Ranks other notes by similarity to one indexed note. Never the note itself, never a hidden chunk."""
+
+    def __init__(
+        self,
+        catalog: ChunkCatalog,
+        keywords: KeywordIndex,
+        dense: DenseIndex,
+        visible: Callable[[Chunk], bool] | None = None,
+        *,
+        aggregation: Aggregation = AGGREGATION,
+    ) -> None:
+        self._catalog = catalog
+        self._keywords = keywords
+        self._dense = dense
+        self._visible = visible
+        """Re-checks the privacy rules on each chunk (the index may predate them); None shows every chunk."""
+        self.aggregation = aggregation
+
+    def _shown(self, chunk: Chunk) -> bool:
+        return self._visible is None or self._visible(chunk)
+
+    async def related(self, path: str, k: int = 10, method: RelatedMethod | None = None) -> RelatedResult:
+        """The `k` notes closest to `path`, best first, ties by path. Dense when the vectors are ready (and
+        `method` is not "keyword"), else keyword. NotFound when `path` has no chunk that may be shown."""
+        if k < 1:
+            raise BadRequest("k must be at least 1")
+        started = time.perf_counter()
+        chunks = self._catalog.snapshot()
+        order = self._catalog.by_note()
+        source = [chunk for cid in order.get(path, ()) if (chunk := chunks.get(cid)) is not None and self._shown(chunk)]
+        if not source:
+            raise NotFound(NO_NOTE)
+        store = self._dense.store
+        if method != "keyword" and self._dense.usable and store is not None:
+            hits = await self._dense_related(store, path, source, k, chunks, order)
+            if hits is not None:
+                return RelatedResult(path, "dense", hits, {"total": _ms(started)})
+        terms = tuple(self._keywords.distinctive_terms([c.id for c in source], KEYWORD_TERMS))
+        hits = self._keyword_related(path, terms, k, chunks)
+        return RelatedResult(path, "keyword", hits, {"total": _ms(started)}, terms)
+
+    async def _dense_related(
+        self,
+        store: VectorStore,
+        path: str,
+        source: Sequence[Chunk],
+        k: int,
+        chunks: Mapping[str, Chunk],
+        order: Mapping[str, tuple[str, ...]],
+    ) -> list[RelatedHit] | None:
+        stored = await store.vectors([c.id for c in source])
+        rows = [stored[c.id] for c in source if c.id in stored]
+        if not rows:
+            return None  # not embedded yet (dense search still building for this note): keyword
+        dim = len(rows[0])
+        own = unit_rows(rows, dim)
+        limit = NEIGHBOURS + len(order.get(path, ()))
+        answers = await store.search_batch(query_rows(own, MAX_QUERIES).tolist(), limit, SearchFilters())
+        found: list[dict[str, float]] = []
+        floors: list[float] = []
+        for answer in answers:
+            best: dict[str, float] = {}
+            for ranked in answer:
+                chunk = chunks.get(ranked.chunk_id)
+                if chunk is not None and chunk.path != path and ranked.score > best.get(chunk.path, -2.0):
+                    best[chunk.path] = ranked.score
+            found.append(best)
+            # Fewer hits than asked for means every vector was seen: a note not reached has none.
+            floors.append(answer[-1].score if len(answer) >= limit else -1.0)
+        candidates: dict[str, list[Chunk]] = {}
+        for note in shortlist(found, floors, self.aggregation):
+            shown = [c for cid in order.get(note, ()) if (c := chunks.get(cid)) is not None and self._shown(c)]
+            if shown:
+                candidates[note] = shown
+                if len(candidates) >= k + SHORTLIST_EXTRA:
+                    break
+        vectors = await store.vectors([c.id for members in candidates.values() for c in members])
+        with_vectors = {
+            note: kept for note, members in candidates.items() if (kept := [c for c in members if c.id in vectors])
+        }
+        # One conversion for every candidate vector; each note's matrix is a view of its rows.
+        stacked = unit_rows([vectors[c.id] for kept in with_vectors.values() for c in kept], dim)
+        matrices: dict[str, Matrix] = {}
+        start = 0
+        for note, kept in with_vectors.items():
+            matrices[note] = stacked[start : start + len(kept)]
+            start += len(kept)
+        matches = score_notes(own, matrices, self.aggregation)[:k]
+        return [
+            RelatedHit(m.path, with_vectors[m.path][m.chunk].title, m.score, with_vectors[m.path][m.chunk])
+            for m in matches
+        ]
+
+    def _keyword_related(
+        self, path: str, terms: Sequence[str], k: int, chunks: Mapping[str, Chunk]
+    ) -> list[RelatedHit]:
+        if not terms:
+            return []
+
+        def allow(chunk_id: str) -> bool:
+            chunk = chunks.get(chunk_id)
+            return chunk is not None and chunk.path != path
+
+        best: dict[str, tuple[float, Chunk]] = {}
+        for ranked in self._keywords.search_terms(terms, KEYWORD_CHUNKS, allow).ranked:
+            chunk = chunks.get(ranked.chunk_id)
+            # Ranked best first: a note's first shown chunk is its best one and its passage.
+            if chunk is not None and chunk.path not in best and self._shown(chunk):
+                best[chunk.path] = (ranked.score, chunk)
+        if not best:
+            return []
+        top = max(score for score, _ in best.values())
+        scored = sorted(
+            ((round(score / top, SCORE_DIGITS), note, chunk) for note, (score, chunk) in best.items()),
+            key=lambda entry: (-entry[0], entry[1]),
+        )
+        return [RelatedHit(note, chunk.title, score, chunk) for score, note, chunk in scored[:k]]
