@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from askvault.api.services import JsonEvent
 from askvault.model import Chunk, Message, SearchFilters, SearchMode, SearchResult
+from askvault.retrieve.trace import SearchTrace
 from tests.api.samples import ASK_SCRIPT, CHUNKS, STATUS, search_result
 
 
@@ -25,7 +26,12 @@ class FakeSearcher:
     fail_with: Exception | None = None
 
     async def search(
-        self, query: str, k: int, mode: SearchMode = "hybrid", filters: SearchFilters | None = None
+        self,
+        query: str,
+        k: int,
+        mode: SearchMode = "hybrid",
+        filters: SearchFilters | None = None,
+        trace: SearchTrace | None = None,
     ) -> SearchResult:
         self.calls.append((query, k, mode, filters))
         if self.fail_with is not None:

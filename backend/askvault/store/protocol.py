@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -63,6 +63,10 @@ class KeywordIndex(Protocol):
 
     def search(self, query: str, limit: int, allow: Callable[[str], bool] | None = None) -> KeywordResult:
         """OR semantics with IDF weights; `allow(chunk_id)` filters candidates before truncation."""
+        ...
+
+    def terms_in(self, terms: Sequence[str], chunk_ids: Collection[str]) -> set[str]:
+        """Which of these analysed terms (`KeywordResult.terms`) at least one of these chunks holds."""
         ...
 
     def __len__(self) -> int: ...
