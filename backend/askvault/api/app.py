@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from askvault.api import routes_index, routes_query
+from askvault.api import routes_explain, routes_index, routes_query
 from askvault.api.errors import error_middleware
 from askvault.api.gate import GATE, GenerationGate
 from askvault.api.ndjson import STREAMS, StreamRegistry
@@ -64,6 +64,7 @@ def create_app(
     router.add_post("/api/search", routes_query.search)
     router.add_post("/api/ask", routes_query.ask)
     router.add_get("/api/chunks/{id}", routes_query.chunk, allow_head=False)
+    router.add_post("/api/explain", routes_explain.explain)
     return app
 
 

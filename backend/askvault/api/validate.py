@@ -20,6 +20,7 @@ MAX_QUERY_CHARS = 2000
 MAX_HISTORY_TURNS = 20
 MAX_TURN_CHARS = 8000
 MAX_FILTER_CHARS = 1024
+MAX_PATH_CHARS = 1024
 MAX_DEPTH = 8
 """The deepest valid body is 3 levels (history → turn → content); anything far deeper is hostile."""
 
@@ -42,6 +43,15 @@ class AskRequest:
     filters: SearchFilters | None = None
     force: bool = False
     """Send the closest notes to the model even when the relevance decision says they do not cover the question."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainRequest:
+    question: str
+    note: str
+    """A vault-relative path with `/` (never absolute, never `..`)."""
+    k: int | None = None
+    filters: SearchFilters | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,3 +242,34 @@ def parse_ask(body: Json) -> AskRequest:
 def parse_reindex(body: Json) -> ReindexRequest:
     _only(body, {"full"})
     return ReindexRequest(full=_flag(body, "full"))
+
+
+def parse_note_path(value: object, name: str = "note") -> str:
+    """A vault-relative note path as Obsidian writes it: `/` between folders, no leading `/`, no `..`."""
+    if value is None:
+        raise BadRequest(f"{name} is required")
+    if not isinstance(value, str):
+        raise BadRequest(f"{name} must be a string (a vault-relative path such as Folder/Note.md)")
+    if not value.strip():
+        raise BadRequest(f"{name} must not be empty")
+    if len(value) > MAX_PATH_CHARS:
+        raise BadRequest(f"{name} must be at most {MAX_PATH_CHARS} characters")
+    if "\x00" in value:
+        raise BadRequest(f"{name} must not contain NUL characters")
+    if "\\" in value:
+        raise BadRequest(f"{name} must use / between folders, not a backslash")
+    if value.startswith("/") or (len(value) > 1 and value[1] == ":"):
+        raise BadRequest(f"{name} must be relative to the vault, not an absolute path")
+    if ".." in value.split("/"):
+        raise BadRequest(f"{name} must not contain '..'")
+    return value
+
+
+def parse_explain(body: Json) -> ExplainRequest:
+    _only(body, {"question", "note", "k", "filters"})
+    return ExplainRequest(
+        question=_required_text(body, "question", MAX_QUERY_CHARS),
+        note=parse_note_path(body.get("note")),
+        k=_k(body),
+        filters=parse_filters(body.get("filters")),
+    )
