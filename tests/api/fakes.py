@@ -10,6 +10,7 @@ from askvault.api.services import JsonEvent
 from askvault.errors import NotFound
 from askvault.model import Chunk, Message, SearchFilters, SearchMode, SearchResult
 from askvault.retrieve.related import NO_NOTE, RelatedResult
+from askvault.retrieve.trace import SearchTrace
 from tests.api.samples import ASK_SCRIPT, CHUNKS, RELATED, STATUS, search_result
 
 
@@ -27,7 +28,12 @@ class FakeSearcher:
     fail_with: Exception | None = None
 
     async def search(
-        self, query: str, k: int, mode: SearchMode = "hybrid", filters: SearchFilters | None = None
+        self,
+        query: str,
+        k: int,
+        mode: SearchMode = "hybrid",
+        filters: SearchFilters | None = None,
+        trace: SearchTrace | None = None,
     ) -> SearchResult:
         self.calls.append((query, k, mode, filters))
         if self.fail_with is not None:

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from tests.api import explain_vault
 from tests.api.conftest import Sidecar
+from tests.api.engine_sidecar import engine_sidecar, sidecar_config
 from tests.api.samples import ABSTAIN_QUESTION, ABSTAIN_SCRIPT, KODI, QUESTION
+from tests.conftest import RunningOllama
 
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "api"
 UPDATE = os.environ.get("ASKVAULT_UPDATE_GOLDEN") == "1"
@@ -97,9 +101,33 @@ async def test_related_golden(sidecar: Sidecar) -> None:
         _check("related.json", _pretty(await resp.json()))
 
 
+async def test_explain_golden(tmp_path: Path, fake_ollama: RunningOllama) -> None:
+    """From the real sidecar over a real index (the fake Ollama embeds): a note ranked inside k but not sent."""
+    config = sidecar_config(tmp_path / "vault", tmp_path / "data", fake_ollama.url, exclude=explain_vault.EXCLUDE)
+    body = {"question": explain_vault.QUESTION, "note": explain_vault.OVER_BUDGET}
+    async with engine_sidecar(config, explain_vault.NOTES) as car:
+        status, explained = await car.post("/api/explain", body)
+    assert status == 200
+    note = explained["note"]
+    assert isinstance(note, dict)
+    # The one value that depends on when the test ran: checked, then pinned.
+    assert datetime.fromisoformat(str(note["indexed_at"])).utcoffset() == timedelta(0)
+    note["indexed_at"] = "2026-12-01T10:00:00+00:00"
+    _check("explain.json", _pretty(explained))
+
+
 @pytest.mark.parametrize(
     "name",
-    ["status.json", "search.json", "ask.ndjson", "ask_abstain.ndjson", "error.json", "chunk.json", "related.json"],
+    [
+        "status.json",
+        "search.json",
+        "ask.ndjson",
+        "ask_abstain.ndjson",
+        "error.json",
+        "chunk.json",
+        "related.json",
+        "explain.json",
+    ],
 )
 def test_golden_files_are_committed(name: str) -> None:
     assert (GOLDEN / name).is_file()

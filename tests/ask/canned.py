@@ -16,6 +16,7 @@ from askvault.ask.tracing import Tracer
 from askvault.config import OllamaConfig, PromptParams, RetrievalParams
 from askvault.generate.ollama_chat import OllamaChatModel
 from askvault.model import Hit, SearchFilters, SearchMode, SearchResult, TermStat
+from askvault.retrieve.trace import SearchTrace
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +37,12 @@ class CannedSearcher:
     """False: answers like a search whose dense leg could not run (keyword-only)."""
 
     async def search(
-        self, query: str, k: int, mode: SearchMode = "hybrid", filters: SearchFilters | None = None
+        self,
+        query: str,
+        k: int,
+        mode: SearchMode = "hybrid",
+        filters: SearchFilters | None = None,
+        trace: SearchTrace | None = None,
     ) -> SearchResult:
         self.queries.append(Query(query, k, mode, filters))
         # Timings are measured, like the real searcher's: an embedding round trip, then the legs.

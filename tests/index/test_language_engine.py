@@ -10,6 +10,7 @@ from pathlib import Path
 from askvault.chunk import CHUNKER_VERSION
 from askvault.config import Config
 from askvault.index.privacy import IndexPrivacy
+from askvault.store.manifest import SCHEMA_VERSION
 from askvault.wiring import MANIFEST_FILE, Engine, open_engine
 from tests.conftest import RunningOllama
 from tests.engine_helpers import embedded_texts, engine_config, index_once, indexed_engine, paths, write_notes
@@ -114,7 +115,7 @@ async def test_an_index_from_before_languages_is_retokenized_once_without_embedd
         after = await engine.searcher.search("Kartoffel Zwiebel", 5, mode="keyword")
         assert sorted(paths(after)) == GERMAN_NOTES
         assert {chunk.id: engine.manifest.content_hash(chunk) for chunk in engine.manifest.iter_chunks()} == hashes
-        assert engine.manifest.get_meta("schema_version") == "3"
+        assert engine.manifest.get_meta("schema_version") == str(SCHEMA_VERSION)
         again = await engine.indexer.run()
         assert (again.indexed, again.unchanged, again.embedded) == (0, len(NOTES), 0)
     assert embedded_texts(fake_ollama.fake) == []

@@ -16,6 +16,7 @@ from askvault.api.token import TOKEN_FILE
 from askvault.config import load_config
 from askvault.index.lock import OWNER_NAME
 from askvault.model import SearchFilters, SearchMode, SearchResult
+from askvault.retrieve.trace import SearchTrace
 from askvault.wiring import Engine
 from askvault.wiring.sidecar import Started, run_sidecar
 from tests.conftest import RunningOllama
@@ -51,10 +52,14 @@ async def sidecar(
     search = engine.searcher.search
 
     async def recording(
-        query: str, k: int, mode: SearchMode = "hybrid", filters: SearchFilters | None = None
+        query: str,
+        k: int,
+        mode: SearchMode = "hybrid",
+        filters: SearchFilters | None = None,
+        trace: SearchTrace | None = None,
     ) -> SearchResult:
         searched.append(query)
-        return await search(query, k, mode, filters)
+        return await search(query, k, mode, filters, trace)
 
     # The real searcher still answers; this only notes who asked.
     monkeypatch.setattr(engine.searcher, "search", recording)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from askvault.api import routes_index, routes_query, routes_related
+from askvault.api import routes_explain, routes_index, routes_query, routes_related
 from askvault.api.errors import error_middleware
 from askvault.api.gate import GATE, GenerationGate
 from askvault.api.ndjson import STREAMS, StreamRegistry
@@ -65,6 +65,7 @@ def create_app(
     router.add_post("/api/ask", routes_query.ask)
     router.add_get("/api/chunks/{id}", routes_query.chunk, allow_head=False)
     router.add_post("/api/related", routes_related.related)
+    router.add_post("/api/explain", routes_explain.explain)
     return app
 
 

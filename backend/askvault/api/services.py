@@ -13,7 +13,16 @@ from askvault.model import Chunk, Message, SearchFilters
 from askvault.retrieve.protocol import Searcher
 from askvault.retrieve.related import NO_NOTE, RelatedResult
 
-__all__ = ["SERVICES", "Answerer", "ApiServices", "IndexControl", "JsonEvent", "RelatedFinder", "Searcher"]
+__all__ = [
+    "SERVICES",
+    "Answerer",
+    "ApiServices",
+    "Explainer",
+    "IndexControl",
+    "JsonEvent",
+    "RelatedFinder",
+    "Searcher",
+]
 
 
 class JsonEvent(Protocol):
@@ -79,12 +88,31 @@ class NoRelatedNotes:
 NO_RELATED = NoRelatedNotes()
 
 
+class Explanation(Protocol):
+    def to_json(self) -> Mapping[str, object]:
+        """The /api/explain body (docs/api.md)."""
+        ...
+
+
+class Explainer(Protocol):
+    async def explain(
+        self, question: str, note: str, k: int | None = None, filters: SearchFilters | None = None
+    ) -> Explanation:
+        """Why `note` was or was not used for `question`, from the answer's own retrieval step (no answer model).
+
+        A note that does not exist or is excluded is an answer, not an error; BadRequest for a bad question or k.
+        """
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class ApiServices:
     searcher: Searcher
     answerer: Answerer
     index: IndexControl
     related: RelatedFinder = NO_RELATED
+    explainer: Explainer | None = None
+    """None: POST /api/explain answers 404 (a build without it); the sidecar always has one."""
 
 
 SERVICES = web.AppKey("askvault_services", ApiServices)

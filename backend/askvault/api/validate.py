@@ -47,6 +47,15 @@ class AskRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class ExplainRequest:
+    question: str
+    note: str
+    """A vault-relative path with `/` (never absolute, never `..`)."""
+    k: int | None = None
+    filters: SearchFilters | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ReindexRequest:
     full: bool = False
 
@@ -242,28 +251,38 @@ def parse_reindex(body: Json) -> ReindexRequest:
     return ReindexRequest(full=_flag(body, "full"))
 
 
-def parse_note_path(body: Mapping[str, object], field: str = "path") -> str:
-    """A vault-relative note path as Obsidian writes it (`Homelab/Kodi.md`): `/` between folders, nothing that
-    climbs out of the vault or names a place outside it. Kept exactly as sent (paths may hold spaces)."""
-    value = body.get(field)
+def parse_note_path(value: object, name: str = "note") -> str:
+    """A vault-relative note path as Obsidian writes it: `/` between folders, no leading `/`, no `..`."""
     if value is None:
-        raise BadRequest(f"{field} is required")
-    if not isinstance(value, str) or not value.strip():
-        raise BadRequest(f"{field} must be a non-empty string")
+        raise BadRequest(f"{name} is required")
+    if not isinstance(value, str):
+        raise BadRequest(f"{name} must be a string (a vault-relative path such as Folder/Note.md)")
+    if not value.strip():
+        raise BadRequest(f"{name} must not be empty")
     if len(value) > MAX_PATH_CHARS:
-        raise BadRequest(f"{field} must be at most {MAX_PATH_CHARS} characters")
+        raise BadRequest(f"{name} must be at most {MAX_PATH_CHARS} characters")
     if "\x00" in value:
-        raise BadRequest(f"{field} must not contain NUL characters")
+        raise BadRequest(f"{name} must not contain NUL characters")
     if "\\" in value:
-        raise BadRequest(f"{field} must separate folders with forward slashes, not backslashes")
+        raise BadRequest(f"{name} must use / between folders, not a backslash")
     if value.startswith("/") or (len(value) > 1 and value[0].isascii() and value[0].isalpha() and value[1] == ":"):
-        raise BadRequest(f"{field} must be relative to the vault, not an absolute path")
+        raise BadRequest(f"{name} must be relative to the vault, not an absolute path")
     if ".." in value.split("/"):
-        raise BadRequest(f"{field} must not contain '..'")
+        raise BadRequest(f"{name} must not contain '..'")
     return value
+
+
+def parse_explain(body: Json) -> ExplainRequest:
+    _only(body, {"question", "note", "k", "filters"})
+    return ExplainRequest(
+        question=_required_text(body, "question", MAX_QUERY_CHARS),
+        note=parse_note_path(body.get("note")),
+        k=_k(body),
+        filters=parse_filters(body.get("filters")),
+    )
 
 
 def parse_related(body: Json) -> RelatedRequest:
     _only(body, {"path", "k"})
     k = _k(body)
-    return RelatedRequest(path=parse_note_path(body), k=DEFAULT_RELATED_K if k is None else k)
+    return RelatedRequest(path=parse_note_path(body.get("path"), "path"), k=DEFAULT_RELATED_K if k is None else k)

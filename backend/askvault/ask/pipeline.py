@@ -7,6 +7,7 @@ import logging
 import time
 from collections.abc import AsyncGenerator, Sequence
 from contextlib import aclosing
+from dataclasses import dataclass, field
 
 from askvault.ask.events import AskEvent, DoneEvent, Metrics, RetrievalEvent, SourceRef, TokenEvent
 from askvault.ask.generation import generate_answer
@@ -20,6 +21,7 @@ from askvault.generate.prompt import Prompt, bound_history, build_prompt
 from askvault.generate.protocol import ChatModel
 from askvault.model import Hit, Message, Scalar, SearchFilters, SearchResult
 from askvault.retrieve.protocol import Searcher
+from askvault.retrieve.trace import SearchTrace
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +74,37 @@ def split_search_timings(result: SearchResult, observed_s: float) -> tuple[float
     return round(embed, 1), round(total - embed, 1)
 
 
+@dataclass(frozen=True, slots=True)
+class Retrieval:
+    """One question's retrieval step, as the answer uses it (and an explanation reads it)."""
+
+    question: str
+    rewrite: Rewrite
+    result: SearchResult
+    """The search as it came back: `hits` is the fused ranking's first `fetch` (≥ `want`)."""
+    want: int
+    """How many sources were asked for (`k`, else `retrieval.top_k`)."""
+    ranked: list[Hit]
+    """The first `want` hits after reranking (the fused order without it): the sources the answer considers."""
+    decision: RelevanceDecision
+    timings: tuple[float, float]
+    """(embed_ms, retrieval_ms) of the search."""
+    relevant: list[Hit] = field(default_factory=list)
+    """The ranked hits that could be sent (`is_relevant`), offered to the prompt; empty on an abstention."""
+    rerank: RerankReport | None = None
+    reordered: tuple[str, ...] | None = None
+    """Every hit's id in the reranked order, when the reranker ran; None otherwise."""
+    prompt: Prompt | None = None
+    """None when nothing goes to the model (abstention, or nothing relevant)."""
+    closest: tuple[SourceRef, ...] = ()
+    """On an abstention: the closest notes, none of them sent."""
+
+    @property
+    def sent(self) -> list[Hit]:
+        """The hits in the prompt, in order: sent[i] is source [i + 1]."""
+        return list(self.prompt.sent) if self.prompt is not None else []
+
+
 class AnswerPipeline:
     """Answers one question at a time from the vault; safe to share between concurrent questions."""
 
@@ -119,38 +152,13 @@ class AnswerPipeline:
         Close the iterator (`contextlib.aclosing`) or cancel the task to stop generation upstream.
         """
         started = time.perf_counter()
-        question = question.strip()
-        if not question:
-            raise BadRequest("question must not be empty")
-        if k is not None and not 1 <= k <= MAX_K:
-            raise BadRequest(f"k must be between 1 and {MAX_K}")
-        turns = bound_history(history, self._prompt.max_history_turns)
-
-        rewrite = await self._rewrite(question, turns)
-        want = k or self._retrieval.top_k
-        # The reranker sees the top `rerank_candidates` even when fewer sources were asked for.
-        fetch = max(want, self._retrieval.rerank_candidates) if self._reranker is not None else want
-        search_started = time.perf_counter()
-        result = await self._searcher.search(rewrite.query, fetch, "hybrid", filters)
-        embed_ms, retrieval_ms = split_search_timings(result, time.perf_counter() - search_started)
-
-        # Judged on the first `want` hits whatever the reranker fetched, so the signals match a plain top-k search.
-        ranked = result.hits[:want]
-        decision = decide(relevance_signals(dataclasses.replace(result, hits=ranked)), self._calibration, force=force)
-        rerank: RerankReport | None = None
-        prompt: Prompt | None = None
-        closest: tuple[SourceRef, ...] = ()
-        if decision.answer:
-            ranked, rerank = await self._rerank(rewrite.query, result.hits, want)
-            relevant = [hit for hit in ranked if is_relevant(hit, self._retrieval.min_dense_score)]
-            prompt = build_prompt(question, relevant, self._prompt, turns) if relevant else None
-        else:
-            closest = closest_notes(ranked)
-        retrieval = self._retrieval_event(question, rewrite, result, ranked, prompt, (embed_ms, retrieval_ms), rerank)
-        retrieval = dataclasses.replace(retrieval, relevance=decision, closest=closest)
-        self._record_retrieval(result, retrieval, decision, rerank)
+        step = await self.retrieve(question, history, k, filters, force=force)
+        embed_ms, retrieval_ms = step.timings
+        retrieval = self._retrieval_event(step)
+        self._record_retrieval(step.result, retrieval, step.decision, step.rerank)
         yield retrieval
 
+        prompt, closest = step.prompt, step.closest
         if prompt is None:
             text = NOT_COVERED_ANSWER if closest else NO_RESULTS_ANSWER
             yield TokenEvent(text)
@@ -165,6 +173,49 @@ class AnswerPipeline:
         async with aclosing(answer) as events:
             async for event in events:
                 yield event
+
+    async def retrieve(
+        self,
+        question: str,
+        history: Sequence[Message] = (),
+        k: int | None = None,
+        filters: SearchFilters | None = None,
+        *,
+        force: bool = False,
+        trace: SearchTrace | None = None,
+    ) -> Retrieval:
+        """The answer's retrieval step, everything before the answer model: rewrite, search, the relevance
+        decision, reranking (when on) and the prompt. `run` streams from it; an explanation reads it, with a
+        `trace` for the search (`retrieve.trace`). Raises as `run` does before its first event."""
+        question = question.strip()
+        if not question:
+            raise BadRequest("question must not be empty")
+        if k is not None and not 1 <= k <= MAX_K:
+            raise BadRequest(f"k must be between 1 and {MAX_K}")
+        turns = bound_history(history, self._prompt.max_history_turns)
+
+        rewrite = await self._rewrite(question, turns)
+        want = k or self._retrieval.top_k
+        # The reranker sees the top `rerank_candidates` even when fewer sources were asked for.
+        fetch = max(want, self._retrieval.rerank_candidates) if self._reranker is not None else want
+        search_started = time.perf_counter()
+        result = await self._searcher.search(rewrite.query, fetch, "hybrid", filters, trace=trace)
+        timings = split_search_timings(result, time.perf_counter() - search_started)
+
+        # Judged on the first `want` hits whatever the reranker fetched, so the signals match a plain top-k search.
+        ranked = result.hits[:want]
+        decision = decide(relevance_signals(dataclasses.replace(result, hits=ranked)), self._calibration, force=force)
+        step = Retrieval(question, rewrite, result, want, ranked, decision, timings)
+        if not decision.answer:
+            return dataclasses.replace(step, closest=closest_notes(ranked))
+        ordered, rerank = await self._rerank(rewrite.query, result.hits)
+        ranked = ordered[:want]
+        relevant = [hit for hit in ranked if is_relevant(hit, self._retrieval.min_dense_score)]
+        prompt = build_prompt(question, relevant, self._prompt, turns) if relevant else None
+        reordered = tuple(hit.chunk.id for hit in ordered) if rerank is not None else None
+        return dataclasses.replace(
+            step, ranked=ranked, relevant=relevant, rerank=rerank, reordered=reordered, prompt=prompt
+        )
 
     def _record_retrieval(
         self,
@@ -198,18 +249,18 @@ class AnswerPipeline:
             }
             safe_record(self._tracer, "rerank", attributes)
 
-    async def _rerank(self, query: str, hits: Sequence[Hit], want: int) -> tuple[list[Hit], RerankReport | None]:
-        """The hits to use (at most `want`): the reranked relevant candidates first, then the rest in fused order.
+    async def _rerank(self, query: str, hits: Sequence[Hit]) -> tuple[list[Hit], RerankReport | None]:
+        """Every hit, the reranked relevant candidates first, then the rest in fused order (the caller cuts it).
 
         Only hits that could be sent are offered, and with none there is no model call (no retrieval, no call).
         """
         relevant = [hit for hit in hits if is_relevant(hit, self._retrieval.min_dense_score)]
         if self._reranker is None or not relevant:
-            return list(hits[:want]), None
+            return list(hits), None
         reranked = await self._reranker.rerank(query, relevant)
         placed = {hit.chunk.id for hit in reranked.hits}
         ordered = [*reranked.hits, *(hit for hit in hits if hit.chunk.id not in placed)]
-        return ordered[:want], reranked.report
+        return ordered, reranked.report
 
     async def _rewrite(self, question: str, turns: list[Message]) -> Rewrite:
         began = time.perf_counter()
@@ -220,32 +271,26 @@ class AnswerPipeline:
             safe_record(self._tracer, "rewrite", attributes)
         return rewrite
 
-    def _retrieval_event(
-        self,
-        question: str,
-        rewrite: Rewrite,
-        result: SearchResult,
-        hits: Sequence[Hit],
-        prompt: Prompt | None,
-        timings: tuple[float, float],
-        rerank: RerankReport | None,
-    ) -> RetrievalEvent:
+    def _retrieval_event(self, step: Retrieval) -> RetrievalEvent:
         """Sources: the sent ones in prompt order, then the rest of the ranking (all of it when nothing was sent)."""
+        prompt, result = step.prompt, step.result
         sent = prompt.sent if prompt is not None else ()
         sent_ids = {hit.chunk.id for hit in sent}
         sources = [SourceRef(n, hit) for n, hit in enumerate(sent, start=1)]
-        sources += [SourceRef(None, hit) for hit in hits if hit.chunk.id not in sent_ids]
-        embed_ms, retrieval_ms = timings
+        sources += [SourceRef(None, hit) for hit in step.ranked if hit.chunk.id not in sent_ids]
+        embed_ms, retrieval_ms = step.timings
         return RetrievalEvent(
-            question=question,
-            query=rewrite.query,
-            rewritten=rewrite.rewritten,
+            question=step.question,
+            query=step.rewrite.query,
+            rewritten=step.rewrite.rewritten,
             terms=tuple(result.terms),
             counts=dict(result.counts),
             sources=tuple(sources),
             prompt=tuple(prompt.messages) if prompt is not None else (),
             embed_ms=embed_ms,
             retrieval_ms=retrieval_ms,
-            rerank=rerank,
+            rerank=step.rerank,
             date_scope=result.date_scope,
+            relevance=step.decision,
+            closest=step.closest,
         )

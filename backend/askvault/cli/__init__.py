@@ -1,4 +1,4 @@
-"""The `askvault` command line: serve, index, search, ask, related, eval, mcp, install-plugin, token."""
+"""The `askvault` command line: serve, index, search, ask, explain, related, eval, mcp, install-plugin, token."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import click
 from askvault.cli.admin_cmd import install_plugin, token
 from askvault.cli.calibrate_cmd import calibrate_command
 from askvault.cli.eval_cmd import eval_command
+from askvault.cli.explain_cmd import explain
 from askvault.cli.index_cmd import index
 from askvault.cli.mcp_cmd import mcp_command
 from askvault.cli.plugin_source import version_text
@@ -37,6 +38,7 @@ def cli() -> None:
 for command in (serve, index, search, ask, eval_command, calibrate_command, mcp_command, install_plugin, token):
     cli.add_command(command)
 cli.add_command(related)
+cli.add_command(explain)
 
 
 def main() -> None:

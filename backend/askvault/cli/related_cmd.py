@@ -64,7 +64,7 @@ def related(path: str, k: int, as_json: bool, verbose: bool, **params: object) -
     dense search is off. The note itself and excluded notes are never listed.
     """
     setup_logging(verbose)
-    note = parse_note_path({"path": path})
+    note = parse_note_path(path, "path")
     config = build_config(params)
     body = asyncio.run(_related(config, note, k))
     click.echo(json.dumps(body, indent=2, ensure_ascii=False) if as_json else render_related(body))

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from askvault.config import VaultConfig
-from askvault.index.scan import VaultFilter
+from askvault.index.scan import Exclusion, VaultFilter
 from askvault.model import Chunk, Note
 from askvault.parse.decode import normalize_newlines
 from askvault.parse.frontmatter import MAX_FRONTMATTER_CHARS, read_frontmatter
@@ -63,7 +63,8 @@ class VisibilityGuard:
 
     def __init__(self, vault: VaultConfig) -> None:
         self._vault = vault
-        self._headings = frozenset(heading_key(h) for h in vault.exclude_headings if heading_key(h))
+        self._headings = {heading_key(h): h for h in vault.exclude_headings if heading_key(h)}
+        """Excluded heading keys → the heading as configured (named when explaining why a chunk is hidden)."""
         self._filter = VaultFilter(vault)
         self._stamp = self._app_json_stamp(self._filter.config_dir)
         self._opted_out: dict[tuple[str, int], bool] = {}
@@ -88,13 +89,28 @@ class VisibilityGuard:
         vault_filter = self._current_filter()
         return vault_filter.hidden(path) or vault_filter.user_excluded(path)
 
-    def _under_excluded_heading(self, chunk: Chunk) -> bool:
+    def path_rule(self, path: str) -> Exclusion | None:
+        """The rule that keeps `path` out now: a hidden folder counts as Obsidian's own exclusion (Obsidian never
+        shows one), then its Excluded files, the exclude and the include globs."""
+        vault_filter = self._current_filter()
+        hidden = vault_filter.hidden(path)
+        return Exclusion("obsidian-excluded", hidden) if hidden is not None else vault_filter.user_rule(path)
+
+    def _excluded_heading(self, chunk: Chunk) -> str | None:
+        """The configured excluded heading the chunk sits under, or None."""
         if not self._headings:
-            return False
-        if any(heading_key(h) in self._headings for h in chunk.heading_path):
-            return True
+            return None
+        for heading in chunk.heading_path:
+            if heading_key(heading) in self._headings:
+                return self._headings[heading_key(heading)]
         # A short section merged into the chunk keeps its heading as a line of the text.
-        return any(heading_key(line) in self._headings for line in chunk.text.split("\n") if len(line) <= 300)
+        for line in chunk.text.split("\n"):
+            if len(line) <= 300 and heading_key(line) in self._headings:
+                return self._headings[heading_key(line)]
+        return None
+
+    def _under_excluded_heading(self, chunk: Chunk) -> bool:
+        return self._excluded_heading(chunk) is not None
 
     def _now_opted_out(self, chunk: Chunk) -> bool:
         """True when the note changed since it was indexed and now opts out (or cannot be read: fail closed)."""
@@ -126,6 +142,18 @@ class VisibilityGuard:
             or self._under_excluded_heading(chunk)
             or self._now_opted_out(chunk)
         )
+
+    def hidden_rule(self, chunk: Chunk) -> Exclusion | None:
+        """Why `visible(chunk)` is False, naming the rule (never the chunk's text); None when it may be shown."""
+        rule = self.path_rule(chunk.path)
+        if rule is not None:
+            return rule
+        heading = self._excluded_heading(chunk)
+        if heading is not None:
+            return Exclusion("excluded-heading", f"under the excluded heading {heading!r}", heading)
+        if self._now_opted_out(chunk):
+            return Exclusion("frontmatter-opt-out", f"opted out ({self._vault.opt_out_key}: false)")
+        return None
 
 
 class _SummaryCache:

@@ -24,7 +24,16 @@ from askvault.parse.decode import decode_note
 
 DEFAULT_CONFIG_DIR = ".obsidian"
 
-__all__ = ["NoteFile", "ScanResult", "Skipped", "VaultFilter", "decode_note", "read_note_bytes", "read_note_text"]
+__all__ = [
+    "Exclusion",
+    "NoteFile",
+    "ScanResult",
+    "Skipped",
+    "VaultFilter",
+    "decode_note",
+    "read_note_bytes",
+    "read_note_text",
+]
 
 
 def _inside(root: str, real: str) -> bool:
@@ -52,6 +61,19 @@ class NoteFile:
         if not stat.S_ISREG(info.st_mode):
             return None
         return cls(rel, info.st_size, info.st_mtime_ns)
+
+
+@dataclass(frozen=True, slots=True)
+class Exclusion:
+    """Which rule keeps a path (or a chunk) out of the index, for explaining it: never any of the note's text."""
+
+    rule: str
+    """`obsidian-excluded`, `exclude-glob`, `include-glob`, `excluded-heading` or `frontmatter-opt-out`."""
+    reason: str
+    """As the scan report words it, e.g. "exclude glob 'Private/**'"."""
+    pattern: str | None = None
+    """The entry that matched: an Excluded files prefix or /regex/, a glob, an excluded heading; None for a hidden
+    folder, the include globs or an opt-out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,18 +151,25 @@ class VaultFilter:
     def user_excluded(self, rel_path: str) -> str | None:
         """Reason when Obsidian's Excluded files or our exclude globs cover the path, or include globs are set and
         miss it (folders end with `/`)."""
+        rule = self.user_rule(rel_path)
+        return None if rule is None else rule.reason
+
+    def user_rule(self, rel_path: str) -> Exclusion | None:
+        """`user_excluded` with the rule that decided it: `obsidian-excluded`, `exclude-glob` or `include-glob`."""
         for prefix in self.prefixes:
             if rel_path.startswith(prefix):
-                return f"Obsidian Excluded files: {prefix!r}"
+                return Exclusion("obsidian-excluded", f"Obsidian Excluded files: {prefix!r}", prefix)
         for raw, regex in self.regexes:
             if regex.search(rel_path):
-                return f"Obsidian Excluded files: {raw!r}"
+                return Exclusion("obsidian-excluded", f"Obsidian Excluded files: {raw!r}", raw)
         if self.globs and self._spec.match_file(rel_path):
             matching = [g for g in self.globs if pathspec.GitIgnoreSpec.from_lines([g]).match_file(rel_path)]
-            return f"exclude glob {matching[-1]!r}" if matching else "exclude globs"
+            if matching:
+                return Exclusion("exclude-glob", f"exclude glob {matching[-1]!r}", matching[-1])
+            return Exclusion("exclude-glob", "exclude globs")
         if self.includes and not rel_path.endswith("/") and not self._include.match_file(rel_path):
             # Include-only mode: folders are walked (a pattern may pick files deep inside), notes are checked.
-            return "not matched by the include globs"
+            return Exclusion("include-glob", "not matched by the include globs")
         return None
 
     def excluded(self, rel_path: str) -> str | None:

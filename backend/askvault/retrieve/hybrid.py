@@ -15,6 +15,7 @@ from askvault.retrieve.dense import DenseIndex
 from askvault.retrieve.fusion import protect_leaders, rrf, score_fusion, vocabulary_coverage
 from askvault.retrieve.query_boosts import QueryBoosts, expand_note_hits
 from askvault.retrieve.signals import GraphSignals
+from askvault.retrieve.trace import SearchTrace
 from askvault.store.catalog import ChunkCatalog
 from askvault.store.links import NoteLinks
 from askvault.store.protocol import KeywordIndex
@@ -53,7 +54,12 @@ class HybridSearcher:
         self._signals = GraphSignals(params, catalog, links)
 
     async def search(
-        self, query: str, k: int, mode: SearchMode = "hybrid", filters: SearchFilters | None = None
+        self,
+        query: str,
+        k: int,
+        mode: SearchMode = "hybrid",
+        filters: SearchFilters | None = None,
+        trace: SearchTrace | None = None,
     ) -> SearchResult:
         query = query.strip()
         if not query:
@@ -67,10 +73,12 @@ class HybridSearcher:
         plan = NO_PLAN
         if self._params.query_dates:
             plan = plan_date_scope(query, filters, self._first_chunks(), current_now())
-        result = await self._search(query, k, mode, filters, plan, started)
+        result = await self._search(query, k, mode, filters, plan, started, trace)
         if plan.accept is not None and not result.hits:
             # Scoped to a range that held nothing for this query: search everything and say so.
-            result = await self._search(query, k, mode, filters, without_scope(plan), started)
+            result = await self._search(query, k, mode, filters, without_scope(plan), started, trace)
+            if trace is not None:
+                trace.retried = True
         return result
 
     def _first_chunks(self) -> Iterator[Chunk]:
@@ -83,7 +91,14 @@ class HybridSearcher:
                 yield chunk
 
     async def _search(
-        self, query: str, k: int, mode: SearchMode, filters: SearchFilters, plan: DatePlan, started: float
+        self,
+        query: str,
+        k: int,
+        mode: SearchMode,
+        filters: SearchFilters,
+        plan: DatePlan,
+        started: float,
+        trace: SearchTrace | None = None,
     ) -> SearchResult:
         timings: dict[str, float] = {}
         dense_ranked: list[RankedId] = []
@@ -101,8 +116,10 @@ class HybridSearcher:
             timings["keyword"] = _ms(t0)
 
         t0 = time.perf_counter()
-        hits = self._fuse(query, mode, filters, dense_ranked, keyword_ranked, k, terms)
+        hits = self._fuse(query, mode, filters, dense_ranked, keyword_ranked, k, terms, trace)
         timings["fusion"] = _ms(t0)
+        if trace is not None:
+            self._record(trace, filters, plan, dense_ranked, keyword_ranked, terms, dense_available)
         # The whole search, embedding included (docs/api.md); the answer pipeline subtracts `embed` itself.
         timings["total"] = _ms(started)
         return SearchResult(
@@ -164,8 +181,12 @@ class HybridSearcher:
         keyword: list[RankedId],
         k: int,
         terms: Sequence[TermStat] = (),
+        trace: SearchTrace | None = None,
     ) -> list[Hit]:
         chunks = self._catalog.snapshot()
+        if trace is not None:
+            trace.reset()
+            trace.chunks = chunks
         dense_scores = {r.chunk_id: r.score for r in dense}
         keyword_scores = {r.chunk_id: r.score for r in keyword}
         # Keyword first: on an exact RRF tie (ranks mirrored between the legs) the chunk holding the query's
@@ -200,18 +221,45 @@ class HybridSearcher:
                 continue
             if self._visible is not None and not self._visible(chunk):
                 continue  # excluded since it was indexed: never shown, never sent
-            hits.append(
-                Hit(
-                    chunk=chunk,
-                    dense_rank=fused.ranks.get("dense"),
-                    keyword_rank=fused.ranks.get("keyword"),
-                    fused_score=fused.score,
-                    dense_score=dense_scores.get(fused.chunk_id),
-                    keyword_score=keyword_scores.get(fused.chunk_id),
-                    boosts=tuple(boosts.get(fused.chunk_id, ())),
-                    via=fused.via,
-                )
+            hit = Hit(
+                chunk=chunk,
+                dense_rank=fused.ranks.get("dense"),
+                keyword_rank=fused.ranks.get("keyword"),
+                fused_score=fused.score,
+                dense_score=dense_scores.get(fused.chunk_id),
+                keyword_score=keyword_scores.get(fused.chunk_id),
+                boosts=tuple(boosts.get(fused.chunk_id, ())),
+                via=fused.via,
             )
-            if len(hits) >= k:
+            if len(hits) < k:
+                hits.append(hit)
+            if trace is not None:
+                trace.fused.append(hit)  # a trace records the whole ranking, past the cut
+            elif len(hits) >= k:
                 break
         return hits
+
+    def _record(
+        self,
+        trace: SearchTrace,
+        filters: SearchFilters,
+        plan: DatePlan,
+        dense: list[RankedId],
+        keyword: list[RankedId],
+        terms: list[TermStat],
+        dense_available: bool,
+    ) -> None:
+        """Fills the trace after fusion: the legs' lists, what may not be shown, and the traced note's terms."""
+        chunks = trace.chunks
+        trace.dense, trace.keyword, trace.filters, trace.plan = list(dense), list(keyword), filters, plan
+        trace.dense_available = dense_available
+        for entry in (*dense, *keyword):
+            chunk = chunks.get(entry.chunk_id)
+            if chunk is None or (self._visible is not None and not self._visible(chunk)):
+                trace.hidden.add(entry.chunk_id)
+        if trace.note is None:
+            return
+        ids = [cid for cid in self._catalog.by_note().get(trace.note, ()) if cid in chunks]
+        trace.note_chunks = tuple(cid for cid in ids if self._visible is None or self._visible(chunks[cid]))
+        if terms:
+            trace.note_terms = frozenset(self._keywords.terms_in([t.term for t in terms], trace.note_chunks))

@@ -253,3 +253,21 @@ class Bm25Index:
         order = np.lexsort((candidates, -picked))[:limit]
         ranked = [RankedId(chunk_id=snap.ids[i], score=float(scores[i])) for i in candidates[order].tolist()]
         return KeywordResult(ranked=ranked, terms=stats, matched=matched)
+
+    def terms_in(self, terms: Sequence[str], chunk_ids: Collection[str]) -> set[str]:
+        """The terms (already analysed, as `search` reports them) that occur in at least one of `chunk_ids`, read
+        from the same postings a search scores: what a chunk matches is exactly what ranked it."""
+        snap = self._snapshot
+        wanted = set(chunk_ids)
+        numbers = np.fromiter((i for i, cid in enumerate(snap.ids) if cid in wanted), dtype=np.int32)
+        held: set[str] = set()
+        if not len(numbers):
+            return held
+        for term in terms:
+            number = snap.vocab.get(term)
+            if number is None or number >= len(snap.idf):
+                continue
+            docs = snap.docs[int(snap.indptr[number]) : int(snap.indptr[number + 1])]
+            if np.isin(docs, numbers).any():
+                held.add(term)
+        return held

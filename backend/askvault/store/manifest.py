@@ -17,6 +17,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
@@ -25,6 +26,7 @@ from askvault.model import Chunk
 from askvault.store.manifest_links import LINKS_TABLE, STALE_FOR_LINKS, drop_links, read_links, write_links
 from askvault.store.manifest_rows import (
     CHUNK_COLUMNS,
+    INDEXED_AT_COLUMN,
     LANGUAGE_COLUMN,
     MANIFEST_FILE,
     SCHEMA,
@@ -92,6 +94,8 @@ class Manifest:
             columns = {row[1] for row in cur.execute("PRAGMA table_info(chunks)")}
             if "language" not in columns:
                 cur.execute(LANGUAGE_COLUMN)
+            if "indexed_at" not in {row[1] for row in cur.execute("PRAGMA table_info(notes)")}:
+                cur.execute(INDEXED_AT_COLUMN)
             cur.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
 
     def _version(self, raw: str | None) -> int:
@@ -182,7 +186,8 @@ class Manifest:
         """Records a note, its chunks and its outgoing link targets (as written) in one transaction; on failure
         the old rows stay as they were.
 
-        `mtime` is stored exactly as given: pass `st_mtime_ns` (an int) for exact change detection.
+        `mtime` is stored exactly as given: pass `st_mtime_ns` (an int) for exact change detection. The note's
+        `indexed_at` becomes now when it is new or its chunks changed (ids or text), else it stays.
         """
         for chunk in chunks:
             if chunk.path != path:
@@ -199,11 +204,16 @@ class Manifest:
             old: dict[str, tuple[str, tuple[str, float]]] = {
                 cid: (digest, (tags, stamp)) for cid, digest, tags, stamp in cur.execute(sql, (path,))
             }
+            # A re-read with the same chunks (a touched file, a full run) keeps when they were indexed.
+            fresh = {cid: digest for cid, (digest, _) in old.items()} != dict(
+                zip((c.id for c in chunks), digests, strict=True)
+            )
             cur.execute(
-                "INSERT INTO notes VALUES (?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET "
-                "fingerprint = excluded.fingerprint, mtime = excluded.mtime, size = excluded.size, "
-                "title = excluded.title",
-                (path, fingerprint, mtime, int(size), title),
+                "INSERT INTO notes (path, fingerprint, mtime, size, title, indexed_at) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (path) DO UPDATE SET fingerprint = excluded.fingerprint, mtime = excluded.mtime, "
+                "size = excluded.size, title = excluded.title, "
+                "indexed_at = CASE WHEN ? THEN excluded.indexed_at ELSE notes.indexed_at END",
+                (path, fingerprint, mtime, int(size), title, datetime.now(UTC).isoformat(timespec="seconds"), fresh),
             )
             cur.execute("DELETE FROM chunks WHERE path = ?", (path,))
             # Plain INSERT: a duplicate id within the note fails the whole transaction instead of hiding a chunk.
@@ -282,6 +292,11 @@ class Manifest:
         """Outgoing link targets as written, per note: every note's (None) or the given notes'."""
         with self._errors("read links"):
             return read_links(self._connection(), paths)
+
+    def indexed_at(self, path: str) -> str | None:
+        """When the note's current chunks were indexed (ISO-8601 UTC); None for an unknown note or time."""
+        rows = self._all("read note", "SELECT indexed_at FROM notes WHERE path = ?", (path,))
+        return str(rows[0][0]) if rows and rows[0][0] is not None else None
 
     def count_notes(self) -> int:
         return int(self._all("count notes", "SELECT count(*) FROM notes")[0][0])

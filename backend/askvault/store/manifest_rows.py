@@ -9,15 +9,15 @@ from typing import Any
 
 from askvault.model import Chunk
 
-SCHEMA_VERSION = 3
-"""2: adds `note_links` (store/manifest_links.py); 3: adds `chunks.language` (`LANGUAGE_COLUMN`). Older
-manifests are upgraded in place."""
+SCHEMA_VERSION = 4
+"""2: adds `note_links` (store/manifest_links.py); 3: adds `chunks.language` (`LANGUAGE_COLUMN`); 4: adds
+`notes.indexed_at` (`INDEXED_AT_COLUMN`). Older manifests are upgraded in place."""
 MANIFEST_FILE = "manifest.sqlite"
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     # mtime NUMERIC: an int (st_mtime_ns) stays an exact int, a float stays a float.
     "CREATE TABLE IF NOT EXISTS notes (path TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, mtime NUMERIC NOT NULL,"
-    " size INTEGER NOT NULL, title TEXT NOT NULL)",
+    " size INTEGER NOT NULL, title TEXT NOT NULL, indexed_at TEXT)",
     "CREATE TABLE IF NOT EXISTS chunks (id TEXT PRIMARY KEY, path TEXT NOT NULL, ordinal INTEGER NOT NULL,"
     " title TEXT NOT NULL, heading_path TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,"
     " text TEXT NOT NULL, index_text TEXT NOT NULL, tags TEXT NOT NULL, mtime REAL NOT NULL,"
@@ -30,6 +30,8 @@ SCHEMA = (
 LANGUAGE_COLUMN = "ALTER TABLE chunks ADD COLUMN language TEXT NOT NULL DEFAULT ''"
 """Upgrading from schema 1 or 2: every chunk's language is "" (the default language) until its note is indexed
 again, which the indexer's fingerprint (`index.language.LANGUAGE_RULES`) makes happen on the next run."""
+INDEXED_AT_COLUMN = "ALTER TABLE notes ADD COLUMN indexed_at TEXT"
+"""Upgrading from schema 1-3: when a note's chunks were indexed is unknown (NULL) until they change."""
 CHUNK_COLUMNS = "id, path, title, heading_path, start_line, end_line, text, index_text, tags, mtime, language"
 Row = tuple[Any, ...]
 """sqlite3 rows are untyped; the schema above fixes each column's type."""

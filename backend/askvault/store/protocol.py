@@ -84,6 +84,9 @@ class KeywordIndex(Protocol):
 
     def distinctive_terms(self, chunk_ids: Collection[str], limit: int) -> list[str]:
         """The `limit` terms that best characterise these chunks (highest summed tf·idf), best first."""
+
+    def terms_in(self, terms: Sequence[str], chunk_ids: Collection[str]) -> set[str]:
+        """Which of these analysed terms (`KeywordResult.terms`) at least one of these chunks holds."""
         ...
 
     def __len__(self) -> int: ...

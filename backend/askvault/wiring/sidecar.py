@@ -20,6 +20,7 @@ from askvault.config import Config
 from askvault.index.watcher import VaultWatcher
 from askvault.wiring import Engine, open_engine
 from askvault.wiring.control import EngineControl
+from askvault.wiring.explain import engine_explainer
 from askvault.wiring.models import ModelMonitor
 
 log = logging.getLogger("askvault")
@@ -67,7 +68,11 @@ async def run_sidecar(
             monitor = ModelMonitor(config.ollama, on_embed_available=embed_model_appeared, interval_s=model_poll_s)
             control = EngineControl(engine, monitor)
             services = ApiServices(
-                searcher=engine.searcher, answerer=engine.pipeline, index=control, related=engine.related
+                searcher=engine.searcher,
+                answerer=engine.pipeline,
+                index=control,
+                related=engine.related,
+                explainer=engine_explainer(engine),
             )
             app = create_app(services, config.server, token, config.server.port)
             watcher = VaultWatcher(

@@ -1,0 +1,115 @@
+"""`askvault explain`: why a note was or was not used for a question, from the answer's own retrieval step."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping
+
+import click
+
+from askvault.api.validate import parse_note_path
+from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
+from askvault.config import Config
+from askvault.errors import BadRequest, ConfigError
+from askvault.model import SearchFilters
+from askvault.wiring import open_engine
+from askvault.wiring.explain import engine_explainer
+
+LEGS = (("dense", "dense", "cosine"), ("keyword", "keyword", "bm25"), ("fused", "fused", "score"))
+
+
+@click.command()
+@shared_options
+@click.argument("question")
+@click.option("--note", "note", required=True, help="The note, as a vault-relative path (Folder/Note.md).")
+@click.option("-k", "--k", "k", type=click.IntRange(1, 50), default=None, help="Sources asked for [the answer's].")
+@click.option("--folder", help="Only notes under this folder (as the answer's filter).")
+@click.option("--tag", help="Only notes with this tag (as the answer's filter).")
+@click.option("--json", "as_json", is_flag=True, help="Print the API's /api/explain body.")
+@click.option("-v", "--verbose", is_flag=True)
+@handles_errors
+def explain(
+    question: str,
+    note: str,
+    k: int | None,
+    folder: str | None,
+    tag: str | None,
+    as_json: bool,
+    verbose: bool,
+    **params: object,
+) -> None:
+    """Why NOTE was (or was not) used to answer QUESTION: its status in the index, its rank in each search,
+    the words it matched, the cut line and whatever else affected it. No answer model is asked."""
+    setup_logging(verbose)
+    config = build_config(params)
+    try:
+        path = parse_note_path(note.replace("\\", "/"), "--note")
+    except BadRequest as exc:
+        raise ConfigError(exc.message) from None
+    filters = SearchFilters(folder=folder, tag=tag)
+    body = asyncio.run(_explain(config, question, path, k, None if filters.is_empty() else filters))
+    click.echo(json.dumps(body, indent=2, ensure_ascii=False) if as_json else render_explain(body))
+
+
+async def _explain(
+    config: Config, question: str, note: str, k: int | None, filters: SearchFilters | None
+) -> dict[str, object]:
+    async with open_engine(config) as engine:
+        explanation = await engine_explainer(engine).explain(question, note, k, filters)
+        return dict(explanation.to_json())
+
+
+def _map(value: object) -> Mapping[str, object]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _words(value: object) -> str:
+    return ", ".join(str(item) for item in value) if isinstance(value, list) and value else "–"
+
+
+def _number(value: object) -> str:
+    return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def render_explain(body: Mapping[str, object]) -> str:
+    """The summary first, then the note's status, each ranking, the words, the cut line, factors, relevance."""
+    note = _map(body.get("note"))
+    lines = [str(body.get("summary", "")), ""]
+    status = f"{note.get('path')}: {note.get('status')}"
+    if note.get("status") == "indexed":
+        status += f", {note.get('chunks')} chunk{'' if note.get('chunks') == 1 else 's'}"
+        if note.get("indexed_at"):
+            status += f", indexed {note.get('indexed_at')}"
+    lines.append(status)
+    reason = _map(note.get("reason"))
+    if reason:
+        lines.append(f"  {reason.get('rule')}: {reason.get('detail')}")
+    best = _map(body.get("best"))
+    for key, label, score in LEGS:
+        entry = _map(best.get(key))
+        if not entry:
+            lines.append(f"{label:<8} –")
+            continue
+        trail = entry.get("heading_path")
+        heading = " › ".join(str(h) for h in trail) if isinstance(trail, list) and trail else "—"
+        where = f"{heading} (lines {entry.get('start_line')}–{entry.get('end_line')})"
+        lines.append(f"{label:<8} rank {entry.get('rank')} · {score} {_number(entry.get('score'))} · {where}")
+    if body.get("dense_available") is False:
+        lines.append("dense search was off: keyword only")
+    terms = _map(body.get("terms"))
+    lines.append(f"terms    matched: {_words(terms.get('matched'))} · missing: {_words(terms.get('missing'))}")
+    cut = _map(body.get("cut"))
+    last = cut.get("last_score")
+    lines.append(
+        f"cut      {cut.get('k')} asked for, {cut.get('sent')} sent, last score "
+        f"{'–' if last is None else _number(last)} · this note {'sent' if body.get('sent') else 'not sent'}"
+    )
+    factors = body.get("factors")
+    for factor in factors if isinstance(factors, list) else []:
+        item = _map(factor)
+        lines.append(f"factor   {item.get('kind')}: {item.get('detail')}")
+    relevance = _map(body.get("relevance"))
+    if relevance:
+        lines.append(f"relevance {relevance.get('reason')}")
+    return "\n".join(lines)

@@ -1,0 +1,174 @@
+"""One vault path's place in the index: indexed (and when), or which rule keeps it out, read-only.
+
+The same rules the indexer and the answer-time guard apply, asked for one path: the path rules first (a hidden
+folder, Obsidian's Excluded files, the exclude and include globs), then the size cap, then what only the text
+can say (it cannot be read, its frontmatter opts out, every section sits under an excluded heading). Nothing
+it returns holds the text or the title of a note that is not indexed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from askvault.config import VaultConfig
+from askvault.errors import NoteError
+from askvault.index.privacy import IndexPrivacy, VisibilityGuard
+from askvault.index.report import IndexReport
+from askvault.index.scan import Exclusion, NoteFile, read_note_bytes
+from askvault.model import Chunk, Note, NoteState, NoteStatus
+from askvault.parse.decode import decode_note
+from askvault.parse.links import LinkResolver
+from askvault.parse.note import parse_note
+from askvault.redact.note import heading_key
+from askvault.store.catalog import ChunkCatalog
+from askvault.store.manifest import Manifest
+
+_STATE: dict[str, NoteState] = {
+    "obsidian-excluded": "excluded",
+    "exclude-glob": "excluded",
+    "include-glob": "excluded",
+    "frontmatter-opt-out": "excluded",
+    "excluded-heading": "excluded",
+    "size-limit": "failed",
+    "parse-failure": "failed",
+    "not-markdown": "not_indexed",
+    "pending": "not_indexed",
+    "no-such-note": "missing",
+}
+"""Each rule's `NoteStatus.state` (docs/api.md, POST /api/explain)."""
+
+
+def _kib(size: int) -> str:
+    return f"{size / 1024:.0f} KiB" if size < 1024 * 1024 else f"{size / (1024 * 1024):.1f} MiB"
+
+
+def exclusion_detail(exclusion: Exclusion, vault: VaultConfig, *, every_section: bool = False) -> str:
+    """One sentence naming the rule that keeps a note out (the pattern, the key), never the note's text."""
+    rule, pattern = exclusion.rule, exclusion.pattern
+    if rule == "obsidian-excluded" and pattern is not None:
+        return f"Excluded from the index by Obsidian's Excluded files entry `{pattern}`."
+    if rule == "obsidian-excluded":
+        return f"Not indexed: notes in hidden folders never are ({exclusion.reason})."
+    if rule == "exclude-glob" and pattern is not None:
+        return f"Excluded from the index by the pattern `{pattern}`."
+    if rule == "include-glob":
+        listed = ", ".join(f"`{glob}`" for glob in vault.include_globs)
+        return f"Excluded from the index: it matches none of the include patterns ({listed})."
+    if rule == "excluded-heading":
+        where = "Every section is" if every_section else "It is"
+        return f"{where} under the excluded heading `{pattern}`, so it is kept out of the index."
+    if rule == "frontmatter-opt-out":
+        return f"Excluded from the index by its frontmatter (`{vault.opt_out_key}: false`)."
+    return f"Excluded from the index ({exclusion.reason})."
+
+
+class NoteStatusQuery:
+    """`status(path)`: what the index knows about one note, and why it is not in it."""
+
+    def __init__(
+        self,
+        vault: VaultConfig,
+        catalog: ChunkCatalog,
+        manifest: Manifest,
+        guard: VisibilityGuard,
+        last_report: Callable[[], IndexReport | None] = lambda: None,
+    ) -> None:
+        self._vault = vault
+        self._catalog = catalog
+        self._manifest = manifest
+        self._guard = guard
+        self._last_report = last_report
+        self._privacy = IndexPrivacy(vault)
+
+    def status(self, path: str) -> NoteStatus:
+        """Reads a stat, and the note itself only when it is on disk, allowed by the path rules and not indexed."""
+        snapshot = self._catalog.snapshot()
+        chunks = [snapshot[cid] for cid in self._catalog.by_note().get(path, ()) if cid in snapshot]
+        path_rule = self._guard.path_rule(path)
+        if chunks:
+            return self._indexed(path, chunks) if path_rule is None else self._excluded(path, path_rule)
+        on_disk = NoteFile.stat(self._vault.root, path)
+        if on_disk is None:
+            return self._out(path, "no-such-note", "There is no note at this path in the vault.")
+        if path_rule is not None:
+            return self._excluded(path, path_rule)
+        if not path.lower().endswith(".md"):
+            return self._out(path, "not-markdown", "Not indexed: only Markdown notes (.md) are.")
+        if on_disk.size > self._vault.max_note_bytes:
+            size, cap = _kib(on_disk.size), _kib(self._vault.max_note_bytes)
+            return self._out(path, "size-limit", f"Not indexed: it is {size}, over the {cap} size limit.")
+        return self._unindexed(path)
+
+    def _indexed(self, path: str, chunks: list[Chunk]) -> NoteStatus:
+        rules = [self._guard.hidden_rule(chunk) for chunk in chunks]
+        shown = [chunk for chunk, rule in zip(chunks, rules, strict=True) if rule is None]
+        hidden = [rule for rule in rules if rule is not None]
+        if not shown:
+            return self._excluded(path, hidden[0], every_section=True)
+        if self._vault.exclude_headings and all(c.heading_path == () and c.end_line == 1 for c in shown):
+            # What is left may be the name-only chunk a note gets when none of its sections is indexed.
+            heading = self._every_section_excluded(path)
+            if heading is not None:
+                return self._excluded(path, Exclusion("excluded-heading", "", heading), every_section=True)
+        return NoteStatus(
+            path=path,
+            state="indexed",
+            title=shown[0].title,
+            chunks=len(shown),
+            indexed_at=self._manifest.indexed_at(path),
+            hidden=len(hidden),
+            hidden_detail=(
+                f"{len(hidden)} of its {len(chunks)} chunks {'is' if len(hidden) == 1 else 'are'} hidden by the "
+                "current privacy rules "
+                f"({hidden[0].reason})."
+                if hidden
+                else None
+            ),
+        )
+
+    def _unindexed(self, path: str) -> NoteStatus:
+        """On disk, allowed by the path rules, within the size cap, yet without chunks: ask its text why."""
+        try:
+            text = decode_note(read_note_bytes(self._vault.root, path))
+        except NoteError as exc:
+            return self._out(path, "parse-failure", f"Not indexed: it could not be read as a note ({exc.message}).")
+        except OSError as exc:
+            why = exc.strerror or type(exc).__name__
+            return self._out(path, "parse-failure", f"Not indexed: it could not be read ({why}).")
+        note = parse_note(path, text, LinkResolver(()), self._vault.opt_out_key)
+        if note.opted_out:
+            return self._excluded(path, Exclusion("frontmatter-opt-out", "opted out"))
+        heading = self._excluded_heading_of(note)
+        if heading is not None:
+            return self._excluded(path, Exclusion("excluded-heading", "", heading), every_section=True)
+        report = self._last_report()
+        failed = next((p.reason for p in report.failed if p.path == path), None) if report is not None else None
+        if failed is not None:
+            return self._out(path, "parse-failure", f"Not indexed: the last index run failed on it ({failed}).")
+        known = self._manifest.note_stats().get(path)
+        if known is not None:
+            # Indexed, but nothing in it made a chunk (an empty note).
+            return NoteStatus(path, "indexed", title=known.title, indexed_at=self._manifest.indexed_at(path))
+        return self._out(path, "pending", "Not indexed yet: the next index run will add it.")
+
+    def _excluded_heading_of(self, note: Note) -> str | None:
+        """The configured heading that excludes every section of the note, or None when something is left."""
+        if not note.sections or self._privacy.prepare(note).dropped_sections < len(note.sections):
+            return None
+        keys = {heading_key(h): h for h in self._vault.exclude_headings}
+        trails = (h for section in note.sections for h in section.heading_path)
+        return next((keys[heading_key(h)] for h in trails if heading_key(h) in keys), "")
+
+    def _every_section_excluded(self, path: str) -> str | None:
+        try:
+            text = decode_note(read_note_bytes(self._vault.root, path))
+        except (NoteError, OSError):
+            return None
+        return self._excluded_heading_of(parse_note(path, text, LinkResolver(()), self._vault.opt_out_key))
+
+    def _excluded(self, path: str, exclusion: Exclusion, *, every_section: bool = False) -> NoteStatus:
+        return self._out(path, exclusion.rule, exclusion_detail(exclusion, self._vault, every_section=every_section))
+
+    @staticmethod
+    def _out(path: str, rule: str, detail: str) -> NoteStatus:
+        return NoteStatus(path=path, state=_STATE[rule], rule=rule, detail=detail)
