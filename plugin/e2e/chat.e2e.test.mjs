@@ -21,16 +21,18 @@ describe("Ask Vault in Chromium against the real sidecar", () => {
 				commands: [...app.commands.values()].map((c) => ({ id: c.id, name: c.name, hotkeys: c.hotkeys ?? null })),
 				views: [...app.viewRegistry.keys()],
 				hover: app.hoverSources.get("ask-vault-chat") ?? null,
+				relatedHover: app.hoverSources.get("ask-vault-related") ?? null,
 				tabs: app.settingTabs.length,
 			};
 		});
 		assert.deepEqual(
 			wiring.commands.map((c) => c.id).sort(),
-			["ask", "ask-about-note", "ask-about-selection", "open-chat", "reindex", "search"].map((id) => `ask-vault:${id}`).sort(),
+			["ask", "ask-about-note", "ask-about-selection", "open-chat", "open-related", "reindex", "search"].map((id) => `ask-vault:${id}`).sort(),
 		);
 		assert.ok(wiring.commands.every((c) => c.hotkeys === null), "no default hotkeys");
-		assert.deepEqual(wiring.views, ["ask-vault-chat"]);
+		assert.deepEqual(wiring.views.sort(), ["ask-vault-chat", "ask-vault-related"]);
 		assert.deepEqual(wiring.hover, { display: "Ask Vault", defaultMod: false });
+		assert.deepEqual(wiring.relatedHover, { display: "Ask Vault related notes", defaultMod: false });
 		assert.equal(wiring.tabs, 1);
 		await waitFor("the status bar to say ready", async () => /^Ask Vault: (ready|indexing)/.test(await statusText(page)));
 	});

@@ -1,7 +1,11 @@
-/** Names shared by the plugin's parts: the view type (also the hover source id) and the secret's id. */
+/** Names shared by the plugin's parts: the view types (also the hover source ids) and the secret's id. */
 
 export const VIEW_TYPE_CHAT = "ask-vault-chat";
 export const HOVER_SOURCE_DISPLAY = "Ask Vault";
+export const VIEW_TYPE_RELATED = "ask-vault-related";
+/** Listed under Settings → Page preview, beside the chat's "Ask Vault". */
+export const RELATED_HOVER_DISPLAY = "Ask Vault related notes";
+export const RELATED_ICON = "network";
 /** SecretStorage ids are lowercase letters, digits and dashes. */
 export const TOKEN_SECRET_ID = "ask-vault-token";
 export const CHAT_ICON = "message-square-text";

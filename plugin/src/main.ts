@@ -1,13 +1,14 @@
 /** Ask Vault's entry point: the plugin lifecycle only; everything else lives in src/. */
 
 import { Plugin } from "obsidian";
-import { CHAT_ICON, HOVER_SOURCE_DISPLAY, VIEW_TYPE_CHAT } from "./constants";
+import { CHAT_ICON, HOVER_SOURCE_DISPLAY, RELATED_HOVER_DISPLAY, VIEW_TYPE_CHAT, VIEW_TYPE_RELATED } from "./constants";
 import { registerCommands } from "./plugin/commands";
 import { SidecarConnection } from "./plugin/connection";
 import type { AskInput } from "./plugin/host";
 import { TokenStore } from "./plugin/tokenStore";
 import { type AskVaultSettings, DEFAULT_SETTINGS, parseSettings } from "./settings";
 import { ChatView } from "./ui/chatView";
+import { RelatedView } from "./ui/relatedView";
 import { AskVaultSettingTab } from "./ui/settingTab";
 import { StatusBar } from "./ui/statusBar";
 
@@ -24,6 +25,8 @@ export default class AskVaultPlugin extends Plugin {
 
 		this.registerView(VIEW_TYPE_CHAT, (leaf) => new ChatView(leaf, this));
 		this.registerHoverLinkSource(VIEW_TYPE_CHAT, { display: HOVER_SOURCE_DISPLAY, defaultMod: false });
+		this.registerView(VIEW_TYPE_RELATED, (leaf) => new RelatedView(leaf, this));
+		this.registerHoverLinkSource(VIEW_TYPE_RELATED, { display: RELATED_HOVER_DISPLAY, defaultMod: false });
 		this.addRibbonIcon(CHAT_ICON, "Open chat", () => void this.openChat());
 		registerCommands(this, this);
 		this.addSettingTab(new AskVaultSettingTab(this.app, this, this));
@@ -43,16 +46,27 @@ export default class AskVaultPlugin extends Plugin {
 
 	/** Reveals the chat pane in the right sidebar (creating it if needed) and returns its view. */
 	async openChat(): Promise<ChatView | null> {
+		const view = await this.revealSideView(VIEW_TYPE_CHAT, true);
+		return view instanceof ChatView ? view : null;
+	}
+
+	/** Reveals "Related notes" in the right sidebar without taking focus from the note it follows. */
+	async openRelated(): Promise<RelatedView | null> {
+		const view = await this.revealSideView(VIEW_TYPE_RELATED, false);
+		return view instanceof RelatedView ? view : null;
+	}
+
+	private async revealSideView(type: string, active: boolean): Promise<unknown> {
 		const { workspace } = this.app;
-		let leaf = workspace.getLeavesOfType(VIEW_TYPE_CHAT)[0] ?? null;
+		let leaf = workspace.getLeavesOfType(type)[0] ?? null;
 		if (!leaf) {
 			leaf = workspace.getRightLeaf(false);
 			if (!leaf) return null;
-			await leaf.setViewState({ type: VIEW_TYPE_CHAT, active: true });
+			await leaf.setViewState({ type, active });
 		}
 		await workspace.revealLeaf(leaf);
 		await leaf.loadIfDeferred();
-		return leaf.view instanceof ChatView ? leaf.view : null;
+		return leaf.view;
 	}
 
 	async askInChat(input: AskInput): Promise<void> {

@@ -48,6 +48,48 @@ describe("SidecarClient requests", () => {
 	});
 
 	it.each([
+		["with k and filters", ["kodi maintenance", "Homelab/Kodi.md", 6, { folder: "Homelab" }], { question: "kodi maintenance", note: "Homelab/Kodi.md", k: 6, filters: { folder: "Homelab" } }],
+		["without k, and empty filters left out", ["kodi", "Kodi.md", undefined, {}], { question: "kodi", note: "Kodi.md" }],
+	] as const)("posts explain %s and returns the validated golden body", async (_name, args, sent) => {
+		const { client: c, calls } = client(() => jsonResponse(fixtureJson("explain.json")));
+		const [question, note, k, filters] = args;
+		const body = await c.explain(question, note, k, filters);
+		expect(calls[0]?.url).toBe(`${BASE}/api/explain`);
+		expect(calls[0]?.init.method).toBe("POST");
+		expect(headers(calls[0]!.init).Authorization).toBe("Bearer secret-token");
+		expect(bodyOf(calls[0])).toEqual(sent);
+		expect(body.summary).toBe((fixtureJson("explain.json") as { summary: string }).summary);
+	});
+
+	it.each([
+		["with k", 5, { path: "Homelab/Kodi.md", k: 5 }],
+		["without k", undefined, { path: "Homelab/Kodi.md" }],
+	])("posts related %s and returns the validated golden body", async (_name, k, sent) => {
+		const { client: c, calls } = client(() => jsonResponse(fixtureJson("related.json")));
+		const body = await c.related("Homelab/Kodi.md", k);
+		expect(calls[0]?.url).toBe(`${BASE}/api/related`);
+		expect(bodyOf(calls[0])).toEqual(sent);
+		expect(body.results.map((r) => r.path)).toEqual(
+			(fixtureJson("related.json") as { results: { path: string }[] }).results.map((r) => r.path),
+		);
+	});
+
+	it("related: a note the sidecar has not indexed is its 404 as written", async () => {
+		const { client: c } = client(() => jsonResponse({ error: { code: "not_found", message: "no indexed note at this path" } }, 404));
+		await expect(c.related("Private/x.md")).rejects.toMatchObject({
+			kind: "http",
+			status: 404,
+			code: "not_found",
+			message: "no indexed note at this path",
+		});
+	});
+
+	it("explain: an answer that breaks the contract is a protocol error", async () => {
+		const { client: c } = client(() => jsonResponse({ question: "q", summary: "s" }));
+		await expect(c.explain("q", "a.md")).rejects.toMatchObject({ kind: "protocol", code: "bad_shape" });
+	});
+
+	it.each([
 		[202, "accepted"],
 		[409, "conflict"],
 	])("reindex answers %i → %s", async (status, outcome) => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import * as shim from "../e2e/shim/obsidian";
 import { linktextFor } from "../src/answer/citations";
-import { VIEW_TYPE_CHAT } from "../src/constants";
+import { VIEW_TYPE_CHAT, VIEW_TYPE_RELATED } from "../src/constants";
 import { bodyOf, bytes, fixtureJson, jsonResponse } from "./helpers";
 import { app, calls, plugin, routes, useChatView, view, waitFor } from "./viewSetup";
 
@@ -13,10 +13,12 @@ describe("plugin wiring", () => {
 	it("registers commands without hotkeys, the hover source, the view and a live status bar", async () => {
 		const ids = [...app.commands.keys()].sort();
 		expect(ids).toEqual(
-			["ask", "ask-about-note", "ask-about-selection", "open-chat", "reindex", "search"].map((id) => `ask-vault:${id}`).sort(),
+			["ask", "ask-about-note", "ask-about-selection", "open-chat", "open-related", "reindex", "search"].map((id) => `ask-vault:${id}`).sort(),
 		);
 		for (const cmd of app.commands.values()) expect(cmd.hotkeys).toBeUndefined();
 		expect(app.hoverSources.get(VIEW_TYPE_CHAT)).toEqual({ display: "Ask Vault", defaultMod: false });
+		expect(app.hoverSources.get(VIEW_TYPE_RELATED)).toEqual({ display: "Ask Vault related notes", defaultMod: false });
+		expect([...app.viewRegistry.keys()].sort()).toEqual([VIEW_TYPE_CHAT, VIEW_TYPE_RELATED]);
 		const status = await waitFor(
 			() => app.statusBarEl.querySelector(".ask-vault-status")?.textContent?.startsWith("Ask Vault: ") && app.statusBarEl.textContent,
 			"status",
@@ -65,6 +67,7 @@ describe("plugin wiring", () => {
 		(plugin as unknown as shim.Plugin).unload();
 		await waitFor(() => eventsCall.init.signal?.aborted, "events abort");
 		expect(app.viewRegistry.has(VIEW_TYPE_CHAT)).toBe(false);
+		expect(app.viewRegistry.has(VIEW_TYPE_RELATED)).toBe(false);
 		expect(app.commands.size).toBe(0);
 	});
 });

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { arr, literal, nullable, num, obj, parse, SchemaError, str, withDefault } from "../src/sidecar/schema";
-import { chunkBody, errorBody, parseAskEvent, parseServerEvent, searchBody, statusBody } from "../src/sidecar/wire";
+import {
+	chunkBody,
+	errorBody,
+	explainBody,
+	parseAskEvent,
+	parseServerEvent,
+	relatedBody,
+	searchBody,
+	statusBody,
+} from "../src/sidecar/wire";
 import { askLines, fixtureJson } from "./helpers";
 
 describe("golden bodies validate against the wire types", () => {
@@ -69,6 +78,36 @@ describe("golden bodies validate against the wire types", () => {
 		const sentIds = retrieval.sources.filter((s) => s.sent).map((s) => s.id);
 		expect([...retrieval.sent].sort()).toEqual([...sentIds].sort());
 		for (const s of retrieval.sources) expect(s.sent ? s.n !== null : s.n === null).toBe(true);
+	});
+
+	it("explain.json: legs are whole entries or null, the terms split the query's, the summary comes first", () => {
+		const raw = fixtureJson("explain.json") as { relevance: unknown };
+		const body = parse(explainBody, raw);
+		expect(body.note.status).toBe("indexed");
+		expect(body.note.reason).toBeNull();
+		expect(body.summary.length).toBeGreaterThan(0);
+		for (const leg of [body.best.dense, body.best.keyword, body.best.fused]) {
+			if (leg === null) continue;
+			expect(leg.rank).toBeGreaterThanOrEqual(1);
+			expect(leg.start_line).toBeLessThanOrEqual(leg.end_line);
+		}
+		expect(body.terms.matched.filter((t) => body.terms.missing.includes(t))).toEqual([]);
+		expect(body.cut.sent).toBeLessThanOrEqual(body.cut.k);
+		expect(body.relevance).toEqual(raw.relevance);
+		if (body.sent) expect(body.best.fused?.rank ?? Infinity).toBeLessThanOrEqual(body.cut.k);
+	});
+
+	it("related.json: best first, never the note itself, each with its closest passage", () => {
+		const body = parse(relatedBody, fixtureJson("related.json"));
+		expect(["dense", "keyword"]).toContain(body.method);
+		expect(body.results.length).toBeGreaterThan(0);
+		expect(body.results.map((r) => r.path)).not.toContain(body.path);
+		const scores = body.results.map((r) => r.score);
+		expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+		for (const r of body.results) {
+			expect(r.passage.start_line).toBeLessThanOrEqual(r.passage.end_line);
+			expect(r.passage.text.length).toBeGreaterThan(0);
+		}
 	});
 
 	it("the status event wraps a status body", () => {
@@ -157,6 +196,106 @@ describe("event parsing", () => {
 			run();
 		} catch (e) {
 			expect((e as SchemaError).path).toContain(path);
+		}
+	});
+});
+
+/** The golden explain body as loose JSON, for tests that break or drop its fields. */
+interface LooseExplain {
+	[field: string]: unknown;
+	note: Record<string, unknown>;
+	best: Record<string, Record<string, unknown> | null>;
+	terms: Record<string, unknown>;
+	cut: Record<string, unknown>;
+	factors?: unknown;
+	relevance?: unknown;
+}
+
+/** The golden explain body with `edit` applied (a deep copy: the fixture stays as read). */
+function explainWith(edit: (body: LooseExplain) => void): unknown {
+	const body = structuredClone(fixtureJson("explain.json")) as LooseExplain;
+	edit(body);
+	return body;
+}
+
+describe("explain and related bodies", () => {
+	it.each([
+		[
+			"an excluded note: no title, no legs, its reason",
+			() =>
+				parse(
+					explainBody,
+					explainWith((b) => {
+						b.note = {
+							path: "Private/Diary.md",
+							title: null,
+							status: "excluded",
+							indexed_at: null,
+							chunks: 0,
+							reason: { rule: "exclude-glob", detail: "Excluded by the pattern `Private/**`." },
+						};
+						b.best = { dense: null, keyword: null, fused: null };
+					}),
+				).note.reason,
+			{ rule: "exclude-glob", detail: "Excluded by the pattern `Private/**`." },
+		],
+		[
+			"unknown fields and an unknown factor kind are kept readable",
+			() =>
+				parse(
+					explainBody,
+					explainWith((b) => {
+						b.later = 1;
+						b.factors = [{ kind: "later_kind", detail: "d", extra: true }];
+					}),
+				).factors,
+			[{ kind: "later_kind", detail: "d" }],
+		],
+		["no factors and no relevance from a sidecar that omits them", () => {
+			const body = parse(explainBody, explainWith((b) => {
+				delete b.factors;
+				delete b.relevance;
+			}));
+			return [body.factors, body.relevance];
+		}, [[], null]],
+		[
+			"a keyword related body without timings",
+			() => parse(relatedBody, { path: "a.md", method: "keyword", results: [] }),
+			{ path: "a.md", method: "keyword", results: [], timings_ms: {} },
+		],
+	])("reads %s", (_name, run, expected) => {
+		expect(run()).toEqual(expected);
+	});
+
+	it.each([
+		["a leg with a null rank (the whole entry must be null)", explainWith((b) => (b.best.keyword!.rank = null)), "best.keyword.rank"],
+		["an unknown note status", explainWith((b) => (b.note.status = "gone")), "note.status"],
+		["a reason without a rule", explainWith((b) => (b.note.reason = { detail: "x" })), "note.reason.rule"],
+		["terms that are not a list", explainWith((b) => (b.terms.missing = "kodi")), "terms.missing"],
+		["a cut without k", explainWith((b) => delete b.cut.k), "cut.k"],
+	])("explain rejects %s, naming the field", (_name, value, path) => {
+		expect(() => parse(explainBody, value)).toThrow(SchemaError);
+		try {
+			parse(explainBody, value);
+		} catch (e) {
+			expect((e as SchemaError).path).toBe(path);
+		}
+	});
+
+	it.each([
+		["an unknown method", { path: "a.md", method: "graph", results: [] }, "method"],
+		[
+			"a result without a passage",
+			{ path: "a.md", method: "dense", results: [{ path: "b.md", title: "b", score: 0.5 }] },
+			"results[0].passage",
+		],
+	])("related rejects %s, naming the field", (_name, value, path) => {
+		try {
+			parse(relatedBody, value);
+			throw new Error("accepted");
+		} catch (e) {
+			expect(e).toBeInstanceOf(SchemaError);
+			expect((e as SchemaError).path).toBe(path);
 		}
 	});
 });

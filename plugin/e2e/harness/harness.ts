@@ -5,6 +5,7 @@
  */
 
 import * as obsidian from "../shim/obsidian";
+import { type NoteFile, Notes } from "./notes";
 
 interface Manifest {
 	id: string;
@@ -54,6 +55,7 @@ class Harness {
 	readonly requests = requests;
 	app: obsidian.App | null = null;
 	plugin: PluginLike | null = null;
+	notes: Notes | null = null;
 
 	/** Loads the plugin from /plugin.js into a fresh app whose settings point at the sidecar. */
 	async boot(options: { sidecarUrl: string; token: string | null }): Promise<void> {
@@ -73,6 +75,7 @@ class Harness {
 		app.workspace.setLayoutReady();
 		this.app = app;
 		this.plugin = plugin;
+		this.notes = new Notes(app);
 		this.mountNote();
 	}
 
@@ -83,6 +86,27 @@ class Harness {
 		const note = main.createDiv({ cls: "harness-note" });
 		note.createEl("h1", { text: "Homelab" });
 		note.createEl("p", { text: "Services on the NAS: Postgres, backups, Kodi. Ask Vault answers from these notes." });
+	}
+
+	/** Puts the e2e vault's notes into the shim's Vault (the sidecar reads its own copy from disk). */
+	addNotes(files: NoteFile[]): void {
+		this.notes?.add(files);
+	}
+
+	/** Makes a note the active one, as opening it in the main area would. */
+	openNote(path: string): void {
+		this.notes?.open(path);
+	}
+
+	/** Imitates Obsidian's Page preview from now on: a popover of the hovered note at its heading. */
+	enablePagePreview(): void {
+		this.notes?.enablePagePreview();
+	}
+
+	/** The "Related notes" view, found the way the plugin finds it. */
+	relatedView(): (obsidian.View & { state: { kind: string; path?: string } }) | null {
+		const leaf = this.app?.workspace.getLeavesOfType("ask-vault-related")[0];
+		return (leaf?.view as never) ?? null;
 	}
 
 	command(id: string): boolean {

@@ -121,3 +121,53 @@ export abstract class SuggestModal<T> extends Modal {
 	abstract renderSuggestion(value: T, el: HTMLElement): void;
 	abstract onChooseSuggestion(item: T, evt: MouseEvent | KeyboardEvent): void;
 }
+
+export interface FuzzyMatch<T> {
+	item: T;
+	match: { score: number; matches: [number, number][] };
+}
+
+/**
+ * Obsidian's fuzzy search, roughly: every character of the query in order, case-insensitive; a match scores
+ * higher the fewer gaps it has and the earlier it starts. Null when the text does not match.
+ */
+export function fuzzyScore(query: string, text: string): FuzzyMatch<null>["match"] | null {
+	const q = query.toLowerCase().replace(/\s+/g, "");
+	const t = text.toLowerCase();
+	const matches: [number, number][] = [];
+	let at = 0;
+	let gaps = 0;
+	for (const ch of q) {
+		const found = t.indexOf(ch, at);
+		if (found === -1) return null;
+		if (found === at && matches.length > 0) matches[matches.length - 1]![1] = found + 1;
+		else {
+			if (matches.length > 0) gaps += 1;
+			matches.push([found, found + 1]);
+		}
+		at = found + 1;
+	}
+	return { score: -gaps - (matches[0]?.[0] ?? 0) / 100, matches };
+}
+
+export abstract class FuzzySuggestModal<T> extends SuggestModal<FuzzyMatch<T>> {
+	getSuggestions(query: string): FuzzyMatch<T>[] {
+		const items = this.getItems();
+		if (query.trim() === "") return items.map((item) => ({ item, match: { score: 0, matches: [] } }));
+		const out: FuzzyMatch<T>[] = [];
+		for (const item of items) {
+			const match = fuzzyScore(query, this.getItemText(item));
+			if (match) out.push({ item, match });
+		}
+		return out.sort((a, b) => b.match.score - a.match.score);
+	}
+	renderSuggestion(value: FuzzyMatch<T>, el: HTMLElement): void {
+		el.setText(this.getItemText(value.item));
+	}
+	onChooseSuggestion(value: FuzzyMatch<T>, evt: MouseEvent | KeyboardEvent): void {
+		this.onChooseItem(value.item, evt);
+	}
+	abstract getItems(): T[];
+	abstract getItemText(item: T): string;
+	abstract onChooseItem(item: T, evt: MouseEvent | KeyboardEvent): void;
+}

@@ -1,7 +1,7 @@
 /** The workspace: leaves, views (View, ItemView, MarkdownView), the hover popover and the Workspace that holds them. */
 
 import type { App } from "./app";
-import { Component, Events, records } from "./core";
+import { Component, Events, parseLinktext, records } from "./core";
 import { setIcon } from "./ui";
 import type { TFile } from "./vault";
 
@@ -158,12 +158,22 @@ export class Workspace extends Events {
 	getActiveFile(): TFile | null {
 		return this.activeFile;
 	}
+	/** Test hook: makes `file` the open note, firing what Obsidian fires when a note is opened in the main area. */
+	setActiveFile__(file: TFile | null): void {
+		this.activeFile = file;
+		this.trigger("file-open", file);
+		this.trigger("active-leaf-change", null);
+	}
 	getActiveViewOfType<T>(type: new (...args: never[]) => T): T | null {
 		for (const leaf of this.leaves) if (leaf.view instanceof type) return leaf.view;
 		return null;
 	}
 	async openLinkText(linktext: string, sourcePath: string, newLeaf?: unknown, state?: unknown): Promise<void> {
 		records.opened.push({ linktext, sourcePath, newLeaf: newLeaf ?? false, state: state ?? null });
+		// A link to a note the vault holds opens it, which makes it the active note.
+		const { path } = parseLinktext(linktext);
+		const file = this.app.vault.getFileByPath(path) ?? this.app.vault.getFileByPath(`${path}.md`);
+		if (file) this.setActiveFile__(file);
 	}
 	trigger(name: string, ...data: unknown[]): void {
 		// Page preview is not imitated: the payload is recorded so tests can check what Obsidian would receive.

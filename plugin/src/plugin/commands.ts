@@ -1,4 +1,4 @@
-/** The commands (stable ids, no default hotkeys): open chat, ask, ask about note or selection, search, reindex. */
+/** The commands (stable ids, no default hotkeys): open chat, ask, ask about note or selection, search, related notes, reindex. */
 
 import { Notice, type Plugin, type TFile } from "obsidian";
 import { aboutNote, aboutSelection, type NoteRef } from "../answer/question";
@@ -8,6 +8,7 @@ import type { AskInput, AskVaultHost } from "./host";
 
 export interface CommandHost extends AskVaultHost {
 	openChat(): Promise<unknown>;
+	openRelated(): Promise<unknown>;
 	askInChat(input: AskInput): Promise<void>;
 }
 
@@ -71,6 +72,12 @@ export function registerCommands(plugin: Plugin, host: CommandHost): void {
 		id: "search",
 		name: "Search vault",
 		callback: () => new SearchModal(app, host.connection.client, host.settings.topK).open(),
+	});
+
+	plugin.addCommand({
+		id: "open-related",
+		name: "Open related notes",
+		callback: () => void host.openRelated(),
 	});
 
 	plugin.addCommand({

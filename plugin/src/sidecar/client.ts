@@ -8,8 +8,15 @@ import {
 	chunkBody,
 	type ChunkBody,
 	errorBody,
+	explainBody,
+	type ExplainBody,
+	type ExplainRequest,
+	type Filters,
 	parseAskEvent,
 	parseServerEvent,
+	relatedBody,
+	type RelatedBody,
+	type RelatedRequest,
 	searchBody,
 	type SearchBody,
 	type SearchRequest,
@@ -78,6 +85,24 @@ export class SidecarClient {
 
 	async search(req: SearchRequest, signal?: AbortSignal): Promise<SearchBody> {
 		return this.json(searchBody, await this.request("POST", "/api/search", req, signal));
+	}
+
+	/**
+	 * Why `note` was or was not used for `question` (the turn's searched query): its status, best chunk in each leg,
+	 * terms, the cut line and what else affected it. Answers 200 even for a missing or excluded note.
+	 */
+	async explain(question: string, note: string, k?: number, filters?: Filters, signal?: AbortSignal): Promise<ExplainBody> {
+		const req: ExplainRequest = { question, note };
+		if (k !== undefined) req.k = k;
+		if (filters !== undefined && Object.keys(filters).length > 0) req.filters = filters;
+		return this.json(explainBody, await this.request("POST", "/api/explain", req, signal));
+	}
+
+	/** The notes most like the note at `path`, best first (404 `not_found` when it is not indexed). */
+	async related(path: string, k?: number, signal?: AbortSignal): Promise<RelatedBody> {
+		const req: RelatedRequest = { path };
+		if (k !== undefined) req.k = k;
+		return this.json(relatedBody, await this.request("POST", "/api/related", req, signal));
 	}
 
 	async chunk(id: string, signal?: AbortSignal): Promise<ChunkBody> {

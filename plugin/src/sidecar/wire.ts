@@ -2,6 +2,8 @@
 
 import { arr, bool, type Infer, literal, nullable, num, obj, parse, record, SchemaError, str, withDefault } from "./schema";
 
+export type { AskRequest, ExplainRequest, Filters, HistoryMessage, RelatedRequest, SearchRequest } from "./requests";
+
 export const API_VERSION = 1;
 
 const modelStatus = obj({ name: str, ok: bool, problem: nullable(str) });
@@ -254,30 +256,60 @@ export function parseServerEvent(value: unknown): ServerEvent | null {
 	}
 }
 
-export interface Filters {
-	folder?: string;
-	tag?: string;
-	modified_after?: string | number;
-	modified_before?: string | number;
-}
 
-export interface HistoryMessage {
-	role: "user" | "assistant";
-	content: string;
-}
+/** A note's best chunk in one leg (dense, keyword, or the fused ranking before the cut); 1-based rank. */
+const explainLeg = obj({
+	chunk_id: str,
+	heading_path: arr(str),
+	start_line: num,
+	end_line: num,
+	rank: num,
+	score: num,
+});
+export type ExplainLeg = Infer<typeof explainLeg>;
 
-export interface AskRequest {
-	question: string;
-	history?: HistoryMessage[];
-	k?: number;
-	filters?: Filters;
-	/** Send the closest notes to the model even when the sidecar judged they do not cover the question. */
-	force?: boolean;
-}
+/** Why one note was or was not used for a question (`POST /api/explain`); 200 even for a missing or excluded note. */
+export const explainBody = obj({
+	question: str,
+	note: obj({
+		path: str,
+		/** Null unless indexed: an excluded note's title is never shown. */
+		title: nullable(str),
+		status: literal("indexed", "excluded", "failed", "not_indexed", "missing"),
+		indexed_at: nullable(str),
+		chunks: num,
+		/** Null when indexed; `rule` is a slug such as `exclude-glob`, `detail` one sentence naming it. */
+		reason: nullable(obj({ rule: str, detail: str })),
+	}),
+	sent: bool,
+	summary: str,
+	best: obj({ dense: nullable(explainLeg), keyword: nullable(explainLeg), fused: nullable(explainLeg) }),
+	terms: obj({ matched: arr(str), missing: arr(str) }),
+	cut: obj({ k: num, sent: num, last_score: nullable(num) }),
+	dense_available: bool,
+	/** `kind`: filter, date_scope, abstention, rerank, prompt_budget, dense_off, privacy (or a later one). */
+	factors: withDefault(arr(obj({ kind: str, detail: str })), []),
+	relevance: withDefault(nullable(relevance), null),
+});
+export type ExplainBody = Infer<typeof explainBody>;
+export type ExplainNoteStatus = ExplainBody["note"]["status"];
+export type ExplainFactor = ExplainBody["factors"][number];
 
-export interface SearchRequest {
-	query: string;
-	k?: number;
-	mode?: "hybrid" | "dense" | "keyword";
-	filters?: Filters;
-}
+const relatedResult = obj({
+	path: str,
+	title: str,
+	/** Dense: cosine in -1..1; keyword: BM25 normalised to 0..1 by the top result. */
+	score: num,
+	/** The candidate's chunk closest to the source note: the hover preview and click target. */
+	passage: obj({ chunk_id: str, heading_path: arr(str), start_line: num, end_line: num, text: str }),
+});
+export type RelatedResult = Infer<typeof relatedResult>;
+
+/** The notes most like one note (`POST /api/related`), best first; never the note itself. */
+export const relatedBody = obj({
+	path: str,
+	method: literal("dense", "keyword"),
+	results: arr(relatedResult),
+	timings_ms: withDefault(timings, {}),
+});
+export type RelatedBody = Infer<typeof relatedBody>;

@@ -1,15 +1,18 @@
 /** The chat pane: a conversation whose answers stream in, with citations that preview and open their notes. */
 
-import { type HoverParent, type HoverPopover, ItemView, Keymap, type WorkspaceLeaf } from "obsidian";
-import { linktextFor, openTarget } from "../answer/citations";
+import { type HoverParent, type HoverPopover, ItemView, type WorkspaceLeaf } from "obsidian";
+import { linktextFor } from "../answer/citations";
 import { type Action, type Conversation, emptyConversation, findTurn, historyBefore, isRunning, reduce, type Turn } from "../answer/state";
 import { isAbort, SidecarError } from "../sidecar/client";
 import type { AskRequest, Source } from "../sidecar/wire";
 import { CHAT_ICON, VIEW_TYPE_CHAT } from "../constants";
 import type { AskInput, AskVaultHost } from "../plugin/host";
 import { markedSource, SOURCE_SELECTOR } from "./citationDom";
+import { EXPLAIN_ATTR } from "./explainPanel";
 import { type CardContent, HoverCard } from "./hoverCard";
+import { openLocated } from "./openNote";
 import { TurnView } from "./turnView";
+import { WhyNot } from "./whyNot";
 
 export class ChatView extends ItemView implements HoverParent {
 	hoverPopover: HoverPopover | null = null;
@@ -21,12 +24,14 @@ export class ChatView extends ItemView implements HoverParent {
 	private inputEl!: HTMLTextAreaElement;
 	private sendButton!: HTMLButtonElement;
 	private card!: HoverCard;
+	private readonly whyNot: WhyNot;
 
 	constructor(
 		leaf: WorkspaceLeaf,
 		private readonly host: AskVaultHost,
 	) {
 		super(leaf);
+		this.whyNot = new WhyNot(this.app, () => this.host.connection.client);
 	}
 
 	getViewType(): string {
@@ -94,6 +99,7 @@ export class ChatView extends ItemView implements HoverParent {
 
 	protected async onClose(): Promise<void> {
 		this.running?.controller.abort();
+		this.whyNot.dispose();
 		for (const view of this.turnViews.values()) view.dispose();
 		this.turnViews.clear();
 		this.hideCard();
@@ -232,12 +238,24 @@ export class ChatView extends ItemView implements HoverParent {
 				this.retry(Number(retry.getAttr(force ? "data-ask-vault-force" : "data-ask-vault-retry")), force);
 				return;
 			}
+			const explain = node.closest<HTMLElement>(`[${EXPLAIN_ATTR}]`);
+			if (explain) {
+				this.pickNoteToExplain(Number(explain.getAttr(EXPLAIN_ATTR)));
+				return;
+			}
 		}
 		const hit = this.sourceAt(evt);
 		if (!hit) return;
 		evt.preventDefault();
 		this.hideCard();
 		this.openSource(hit.source, evt);
+	}
+
+	/** "Why not…?": the picked note is explained against this turn's search, in its inspector. */
+	pickNoteToExplain(turnId: number): void {
+		const turn = findTurn(this.conversation, turnId);
+		const view = this.turnViews.get(turnId);
+		if (turn && view) this.whyNot.pick(turn, view);
 	}
 
 	private onKey(evt: KeyboardEvent): void {
@@ -249,11 +267,7 @@ export class ChatView extends ItemView implements HoverParent {
 	}
 
 	private openSource(source: Source, evt: MouseEvent | KeyboardEvent): void {
-		const file = this.app.metadataCache.getFirstLinkpathDest(source.path, "");
-		const headings = file ? (this.app.metadataCache.getFileCache(file)?.headings?.map((h) => h.heading) ?? null) : null;
-		const target = openTarget(source, headings);
-		const state = target.line === null ? undefined : { eState: { line: target.line } };
-		void this.app.workspace.openLinkText(target.linktext, "", Keymap.isModEvent(evt), state);
+		openLocated(this.app, source, evt);
 	}
 
 	private onMouseOver(evt: MouseEvent): void {

@@ -13,7 +13,8 @@ import {
 import { relevanceFacts, verdict } from "../answer/relevance";
 import type { DoneEvent, RetrievalEvent } from "../sidecar/wire";
 
-function facts(parent: HTMLElement, items: Fact[], cls: string): void {
+/** A definition list of label/value rows (also used by the "Why not…?" panel). */
+export function facts(parent: HTMLElement, items: Fact[], cls: string): void {
 	const list = parent.createEl("dl", { cls: `ask-vault-facts ${cls}` });
 	for (const item of items) {
 		const row = list.createDiv({ cls: "ask-vault-fact" });

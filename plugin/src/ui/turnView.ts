@@ -1,13 +1,15 @@
-/** The DOM of one question and its answer: text, status, error with "Retry", sources sent, inspector. */
+/** The DOM of one question and its answer: text, status, error with "Retry", sources sent, inspector with "Why not…?". */
 
 import type { App, Component } from "obsidian";
 import { headingTrail, sentSources } from "../answer/citations";
+import { type ExplainAction, type ExplainState, idleExplain, reduceExplain } from "../answer/explain";
 import { neutraliseAnswer, type SafeAnswer } from "../answer/neutralise";
 import { neutralisedNotice } from "../answer/notice";
 import { closestNotes, closestScores, verdict } from "../answer/relevance";
 import type { Turn } from "../answer/state";
 import type { Source } from "../sidecar/wire";
 import { linkifyCitations, markClosest, markSource } from "./citationDom";
+import { renderExplain } from "./explainPanel";
 import { renderInspector } from "./inspector";
 import { MarkdownStream } from "./markdownStream";
 
@@ -19,6 +21,8 @@ export class TurnView {
 	private readonly sourcesEl: HTMLElement;
 	private readonly inspectorEl: HTMLDetailsElement;
 	private readonly inspectorBody: HTMLElement;
+	private readonly explainEl: HTMLElement;
+	private explainState: ExplainState = idleExplain;
 	private readonly stream: MarkdownStream;
 	private turn: Turn;
 	private sourcesByN = new Map<number, Source>();
@@ -41,6 +45,7 @@ export class TurnView {
 		this.sourcesEl = answer.createDiv({ cls: "ask-vault-sources" });
 		this.inspectorEl = answer.createEl("details", { cls: "ask-vault-inspector" });
 		this.inspectorEl.createEl("summary", { text: "Inspector" });
+		this.explainEl = this.inspectorEl.createDiv({ cls: "ask-vault-inspector-section ask-vault-explain" });
 		this.inspectorBody = this.inspectorEl.createDiv({ cls: "ask-vault-inspector-body" });
 		this.stream = new MarkdownStream(app, owner, this.bodyEl, (rendered) =>
 			linkifyCitations(rendered, this.turn.id, this.sourcesByN),
@@ -58,11 +63,14 @@ export class TurnView {
 		this.turn = turn;
 		const retrievalChanged = previous === null || previous.retrieval !== turn.retrieval;
 		if (retrievalChanged) {
+			// Asked again: an explanation (or one still coming) was about the previous search.
+			this.explainState = reduceExplain(this.explainState, { type: "reset" });
 			this.sourcesByN = new Map(sentSources(turn.retrieval).map((s) => [s.n ?? 0, s]));
 			this.renderSources();
 		}
 		if (retrievalChanged || previous?.done !== turn.done) renderInspector(this.inspectorBody, turn.retrieval, turn.done);
 		this.inspectorEl.toggleClass("is-hidden", turn.retrieval === null);
+		if (retrievalChanged || previous?.status !== turn.status) this.renderExplain();
 		this.renderStatus();
 		this.el.toggleClass("is-running", turn.status === "waiting" || turn.status === "streaming");
 		const final = turn.status !== "waiting" && turn.status !== "streaming";
@@ -80,6 +88,19 @@ export class TurnView {
 			return this.stream.refresh();
 		}
 		return shown === null ? Promise.resolve() : this.stream.set(shown, final);
+	}
+
+	/** A step of "Why not…?" for this turn; a stale answer (another note picked since) changes nothing. */
+	explain(action: ExplainAction): void {
+		const next = reduceExplain(this.explainState, action);
+		if (next === this.explainState) return;
+		this.explainState = next;
+		this.inspectorEl.setAttr("open", true);
+		this.renderExplain();
+	}
+
+	private renderExplain(): void {
+		renderExplain(this.explainEl, this.turn, this.explainState);
 	}
 
 	dispose(): void {
