@@ -82,7 +82,7 @@ describe("explanation rows", () => {
 			golden().note,
 			[
 				{ label: "Status", value: "Indexed" },
-				{ label: "Chunks", value: "4" },
+				{ label: "Chunks", value: "1" },
 				{ label: "Indexed at", value: "2026-12-01 10:00 UTC" },
 			],
 		],
@@ -91,7 +91,7 @@ describe("explanation rows", () => {
 			{ ...golden().note, indexed_at: null },
 			[
 				{ label: "Status", value: "Indexed" },
-				{ label: "Chunks", value: "4" },
+				{ label: "Chunks", value: "1" },
 				{ label: "Indexed at", value: "Unknown" },
 			],
 		],
@@ -124,9 +124,9 @@ describe("explanation rows", () => {
 			"the golden note: each leg's best chunk, cosine and BM25 to 3 places, fused to 4",
 			golden(),
 			[
-				["Dense", "Kodi › Maintenance", "3", "0.612", "12–30", true],
-				["Keyword", "Kodi", "14", "1.043", "1–11", true],
-				["Fused", "Kodi › Maintenance", "9", "0.4100", "12–30", true],
+				["Dense", "On-call", "8", "0.116", "4–6", true],
+				["Keyword", "On-call", "7", "0.616", "4–6", true],
+				["Fused", "On-call", "8", "0.3320", "4–6", true],
 			],
 		],
 		[
@@ -136,9 +136,9 @@ describe("explanation rows", () => {
 				best: { ...golden().best, keyword: null, dense: { ...golden().best.dense!, heading_path: [] } },
 			},
 			[
-				["Dense", "(before the first heading)", "3", "0.612", "12–30", true],
+				["Dense", "(before the first heading)", "8", "0.116", "4–6", true],
 				["Keyword", "Not found", DASH, DASH, DASH, false],
-				["Fused", "Kodi › Maintenance", "9", "0.4100", "12–30", true],
+				["Fused", "On-call", "8", "0.3320", "4–6", true],
 			],
 		],
 	])("legs of %s", (_name, body, expected) => {
@@ -151,9 +151,9 @@ describe("explanation rows", () => {
 			golden(),
 			[
 				["Sent to the model", "No"],
-				["Cut line", "Top 6 asked for, 6 sent; last score inside 0.5200"],
-				["Matched terms", "kodi"],
-				["Missing terms", "mainten"],
+				["Cut line", "Top 8 asked for, 6 sent; last score inside 0.3320"],
+				["Matched terms", "mainten"],
+				["Missing terms", "kodi"],
 			],
 		],
 		[
@@ -172,7 +172,7 @@ describe("explanation rows", () => {
 			{ ...golden(), sent: true, terms: { matched: ["kodi", "mainten"], missing: [] } },
 			[
 				["Sent to the model", "Yes"],
-				["Cut line", "Top 6 asked for, 6 sent; last score inside 0.5200"],
+				["Cut line", "Top 8 asked for, 6 sent; last score inside 0.3320"],
 				["Matched terms", "kodi, mainten"],
 				["Missing terms", "None"],
 			],

@@ -54,29 +54,29 @@ describe("Why not…?", () => {
 		expect(explains()).toEqual([{ question: retrieval().query, note: "Homelab/Kodi.md", k: 8 }]);
 		const panel = el.querySelector(".ask-vault-explain-result")!;
 		// The summary comes first, right under the note it is about.
-		expect(Array.from(panel.children).slice(0, 2).map((c) => c.textContent)).toEqual(["Kodi · Homelab/Kodi.md", golden().summary]);
+		expect(Array.from(panel.children).slice(0, 2).map((c) => c.textContent)).toEqual(["Oncall · Work/Oncall.md", golden().summary]);
 		expect(summary.classList.contains("is-unsent")).toBe(true);
 		expect(rows(panel, ".ask-vault-explain-status")).toEqual([
 			["Status", "Indexed"],
-			["Chunks", "4"],
+			["Chunks", "1"],
 			["Indexed at", "2026-12-01 10:00 UTC"],
 		]);
 		const legs = Array.from(panel.querySelectorAll(".ask-vault-explain-legs tbody tr")).map((tr) =>
 			Array.from(tr.querySelectorAll("td")).map((td) => td.textContent),
 		);
 		expect(legs).toEqual([
-			["Dense", "Kodi › Maintenance", "3", "0.612", "12–30"],
-			["Keyword", "Kodi", "14", "1.043", "1–11"],
-			["Fused", "Kodi › Maintenance", "9", "0.4100", "12–30"],
+			["Dense", "On-call", "8", "0.116", "4–6"],
+			["Keyword", "On-call", "7", "0.616", "4–6"],
+			["Fused", "On-call", "8", "0.3320", "4–6"],
 		]);
 		expect(rows(panel, ".ask-vault-explain-outcome")).toEqual([
 			["Sent to the model", "No"],
-			["Cut line", "Top 6 asked for, 6 sent; last score inside 0.5200"],
-			["Matched terms", "kodi"],
-			["Missing terms", "mainten"],
+			["Cut line", "Top 8 asked for, 6 sent; last score inside 0.3320"],
+			["Matched terms", "mainten"],
+			["Missing terms", "kodi"],
 		]);
 		expect(rows(panel, ".ask-vault-explain-factors")).toEqual([
-			["Date scope", 'The question\'s date phrase "last week" limited the search to 7 notes; this note is dated 2026-10-02'],
+			["Prompt budget", "It ranked 8th of the 8 sources asked for, but the prompt holds at most 6."],
 		]);
 		expect(rows(panel, ".ask-vault-explain-relevance-facts")[0]).toEqual(["Decision", "Answered from the notes"]);
 		expect(el.querySelector("details.ask-vault-inspector")?.hasAttribute("open")).toBe(true);

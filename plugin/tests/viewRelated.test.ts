@@ -62,10 +62,10 @@ describe("Related notes", () => {
 		expect(v.contentEl.querySelector(".ask-vault-related-note")?.textContent).toBe("Homelab/Kodi.md");
 		expect(message(v)).toBe("Closest in meaning");
 		expect(entries(v)).toEqual([
-			["2026-11-02", "0.812", "Journal/2026-11-02.md › 2026-11-02"],
-			["Postgres", "0.413", "Homelab/Postgres.md › Postgres › Connection"],
+			["2026-11-02", "0.741", "Journal/2026-11-02.md › 2026-11-02"],
+			["Postgres", "0.519", "Homelab/Postgres.md › Postgres › Connection"],
 		]);
-		expect(v.contentEl.querySelector(".ask-vault-related-score")?.getAttribute("aria-label")).toBe("Similarity 0.812");
+		expect(v.contentEl.querySelector(".ask-vault-related-score")?.getAttribute("aria-label")).toBe("Similarity 0.741");
 	});
 
 	it("hovering an entry asks Page preview for that note at its passage; clicking opens it there", async () => {
