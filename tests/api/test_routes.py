@@ -32,7 +32,7 @@ async def test_status_adds_version_and_capabilities(sidecar: Sidecar) -> None:
     assert list(body) == ["api_version", "version", "capabilities", "vault", "index", "models", "store"]
     assert body["api_version"] == API_VERSION
     assert body["version"] == __version__
-    assert body["capabilities"] == ["search", "ask", "reindex", "events", "chunks"]
+    assert body["capabilities"] == ["search", "ask", "reindex", "events", "chunks", "explain", "related"]
     assert {k: body[k] for k in STATUS} == STATUS
 
 

@@ -13,7 +13,7 @@ from askvault.retrieve.jsonshape import chunk_to_json, hit_to_json, search_resul
 
 __all__ = ["CAPABILITIES", "chunk_to_json", "hit_to_json", "search_result_to_json", "status_to_json", "term_to_json"]
 
-CAPABILITIES = ("search", "ask", "reindex", "events", "chunks")
+CAPABILITIES = ("search", "ask", "reindex", "events", "chunks", "explain", "related")
 
 
 def status_to_json(parts: Mapping[str, object]) -> dict[str, object]:
