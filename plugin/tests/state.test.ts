@@ -124,6 +124,8 @@ describe("history", () => {
 			no_results: false,
 			sanitized_answer: false,
 			neutralised: [],
+			done_reason: "stop",
+			truncated: false,
 			metrics: {
 				embed_ms: null,
 				retrieval_ms: null,

@@ -127,7 +127,7 @@ describe("event parsing", () => {
 			{ type: "index", state: "indexing", done: 3, total: 9 },
 		],
 		[
-			"done from an older sidecar (no sanitized_answer, no neutralised)",
+			"done from an older sidecar (no sanitized_answer, no neutralised, no done_reason)",
 			() => parseAskEvent({ type: "done", answer: "a", citations: [], no_results: false, metrics: {} }),
 			{
 				type: "done",
@@ -137,6 +137,8 @@ describe("event parsing", () => {
 				no_results: false,
 				sanitized_answer: null,
 				neutralised: [],
+				done_reason: null,
+				truncated: false,
 				metrics: {
 					embed_ms: null,
 					retrieval_ms: null,

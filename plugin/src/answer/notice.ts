@@ -45,3 +45,19 @@ export function neutralisedNotice(items: readonly NeutralisedItem[], sanitized =
 	});
 	return `Made inert: ${parts.join(", ")}.`;
 }
+
+/**
+ * The line under an answer the sidecar cut short, saying why (its `done_reason`), so a sentence that stops
+ * half-way reads as cut and not as the model's last word; null for an answer that ended on its own.
+ */
+export function truncatedNotice(done: { truncated: boolean; done_reason: string | null } | null): string | null {
+	if (done === null || !done.truncated) return null;
+	switch (done.done_reason) {
+		case "length":
+			return "The answer was cut off: the model reached its length limit.";
+		case "repetition":
+			return "The answer was stopped: the model kept repeating itself.";
+		default:
+			return "The answer was cut off before the model finished.";
+	}
+}

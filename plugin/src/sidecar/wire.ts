@@ -182,6 +182,11 @@ const doneEvent = obj({
 	sanitized_answer: nullable(bool),
 	/** What it made inert: `kind` (image, embed, link, definition, html, code…) and a host, tag or language. */
 	neutralised: withDefault(arr(neutralisedItem), []),
+	/** Why the model stopped: "stop", "length" (its token cap), "repetition" (the sidecar stopped a loop); null when
+	 * no model was called or from a sidecar that does not say. */
+	done_reason: withDefault(nullable(str), null),
+	/** True exactly when the answer was cut (`length` or `repetition`): it may stop mid-sentence. */
+	truncated: withDefault(bool, false),
 	metrics,
 });
 const errorEvent = obj({ type: literal("error"), code: str, message: str, partial: withDefault(str, "") });

@@ -4,7 +4,7 @@ import type { App, Component } from "obsidian";
 import { headingTrail, sentSources } from "../answer/citations";
 import { type ExplainAction, type ExplainState, idleExplain, reduceExplain } from "../answer/explain";
 import { neutraliseAnswer, type SafeAnswer } from "../answer/neutralise";
-import { neutralisedNotice } from "../answer/notice";
+import { neutralisedNotice, truncatedNotice } from "../answer/notice";
 import { closestNotes, closestScores, verdict } from "../answer/relevance";
 import type { Turn } from "../answer/state";
 import type { Source } from "../sidecar/wire";
@@ -17,6 +17,7 @@ export class TurnView {
 	readonly el: HTMLElement;
 	private readonly bodyEl: HTMLElement;
 	private readonly noticeEl: HTMLElement;
+	private readonly cutEl: HTMLElement;
 	private readonly statusEl: HTMLElement;
 	private readonly sourcesEl: HTMLElement;
 	private readonly inspectorEl: HTMLDetailsElement;
@@ -40,6 +41,7 @@ export class TurnView {
 		q.createDiv({ cls: "ask-vault-question-text", text: turn.question });
 		const answer = this.el.createDiv({ cls: "ask-vault-answer" });
 		this.bodyEl = answer.createDiv({ cls: "ask-vault-answer-body markdown-rendered" });
+		this.cutEl = answer.createDiv({ cls: "ask-vault-answer-cut is-hidden" });
 		this.noticeEl = answer.createDiv({ cls: "ask-vault-answer-notice" });
 		this.statusEl = answer.createDiv({ cls: "ask-vault-answer-status" });
 		this.sourcesEl = answer.createDiv({ cls: "ask-vault-sources" });
@@ -110,6 +112,9 @@ export class TurnView {
 
 	/** Under a finished answer: what was made inert in it, as the sidecar reported it plus anything caught here. */
 	private renderNotice(turn: Turn, safe: SafeAnswer | null): void {
+		const cut = safe === null ? null : truncatedNotice(turn.done);
+		this.cutEl.setText(cut ?? "");
+		this.cutEl.toggleClass("is-hidden", cut === null);
 		const items = safe === null ? [] : [...(turn.done?.neutralised ?? []), ...safe.neutralised];
 		const text = safe === null ? null : neutralisedNotice(items, turn.done?.sanitized_answer === true);
 		this.noticeEl.setText(text ?? "");
