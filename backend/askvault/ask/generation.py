@@ -17,16 +17,34 @@ from askvault.generate.protocol import ChatDone, ChatModel
 log = logging.getLogger(__name__)
 
 
+MAX_ANSWER_CHARS = 32_000
+"""A backstop behind the model's token cap (`OllamaConfig.answer_tokens`): a server that ignores `num_predict`
+and streams on for ever is cut here, and the answer ends as if the cap was hit (`done_reason` "length")."""
+
+LENGTH = "length"
+"""Ollama's `done_reason` when the answer stopped at the token cap rather than where the model ended it."""
+
+
 def _ms(seconds: float) -> float:
     return round(seconds * 1000.0, 1)
 
 
 async def generate_answer(
-    chat: ChatModel, tracer: Tracer, prompt: Prompt, started: float, embed_ms: float, retrieval_ms: float
+    chat: ChatModel,
+    tracer: Tracer,
+    prompt: Prompt,
+    started: float,
+    embed_ms: float,
+    retrieval_ms: float,
+    max_chars: int = MAX_ANSWER_CHARS,
 ) -> AsyncGenerator[AskEvent, None]:
     """Streams the model's answer to `prompt` as TokenEvents, then one DoneEvent (citations checked, text made
-    inert) or one ErrorEvent; `started` is when the question arrived, for the total time."""
+    inert) or one ErrorEvent; `started` is when the question arrived, for the total time.
+
+    An answer that reaches `max_chars` is cut there and the model's stream closed (which stops Ollama).
+    """
     parts: list[str] = []
+    length = 0
     first_token_ms: float | None = None
     done: ChatDone | None = None
     generation_started = time.perf_counter()
@@ -40,8 +58,14 @@ async def generate_answer(
                 continue
             if first_token_ms is None:
                 first_token_ms = _ms(time.perf_counter() - generation_started)
-            parts.append(event.text)
-            yield TokenEvent(event.text)
+            text = event.text[: max_chars - length]
+            parts.append(text)
+            length += len(text)
+            yield TokenEvent(text)
+            if length >= max_chars:
+                # The model's own counts never arrive for a stream we close; the cut is reported like the cap.
+                done = ChatDone(None, None, LENGTH, None)
+                break
         if done is None:
             raise ModelStreamBroken("The model's answer ended without its closing message")
     except ModelError as exc:
@@ -89,4 +113,4 @@ async def generate_answer(
             "invalid_citations": len(cited.invalid),
         },
     )
-    yield DoneEvent(answer, cited.valid, cited.invalid, False, metrics, safe.neutralised)
+    yield DoneEvent(answer, cited.valid, cited.invalid, False, metrics, safe.neutralised, done.done_reason)

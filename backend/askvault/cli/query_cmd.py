@@ -145,6 +145,8 @@ async def _ask(
     }
     if retrieval.get("rerank") is not None:
         result["rerank"] = retrieval["rerank"]  # only with --rerank: the default output keeps its shape
+    if done.get("truncated") is True:
+        result["truncated"] = True  # only when the answer hit the length limit, like rerank above
     if error is not None:
         result["error"] = {"code": error.get("code"), "message": error.get("message")}
     if stream:

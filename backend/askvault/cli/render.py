@@ -65,6 +65,8 @@ def render_ask_footer(result: Mapping[str, object]) -> str:
     error = result.get("error")
     if isinstance(error, Mapping):
         lines.append(f"error ({error.get('code')}): {error.get('message')}")
+    if result.get("truncated") is True:
+        lines.append("(the answer was cut at the length limit)")
     sources = result.get("sources")
     if isinstance(sources, list) and sources:
         lines.append("")
