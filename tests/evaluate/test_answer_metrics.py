@@ -13,6 +13,7 @@ from askvault.evaluate.answer_metrics import (
     cited_sentence_share,
     declines,
     score_answer,
+    sentence_citations,
     states_value,
     summarise_answers,
 )
@@ -50,6 +51,19 @@ def test_answer_sentences(answer: str, sentences: list[str]) -> None:
 )
 def test_cited_sentence_share(answer: str, share: float | None) -> None:
     assert cited_sentence_share(answer) == share
+
+
+@pytest.mark.parametrize(
+    ("answer", "cited"),
+    [
+        pytest.param("Port 5433 [1]. Nightly [2].", {1, 2}, id="on-sentences"),
+        pytest.param("Port 5433.\n\n[1]", {1}, id="on-the-line-below"),
+        pytest.param("1. [1]\n2. [2]\n3. [3]", set(), id="a-list-of-bare-markers"),
+        pytest.param("Use `x[2]` [1].", {1}, id="not-in-code"),
+    ],
+)
+def test_sentence_citations(answer: str, cited: set[int]) -> None:
+    assert sentence_citations(answer) == cited
 
 
 @pytest.mark.parametrize(
@@ -153,6 +167,22 @@ def test_score_answer(
     assert (score.citations_valid, score.grounded, score.evidence_sent, score.value_stated, score.declined) == expected
 
 
+@pytest.mark.parametrize(
+    ("score", "grounded", "every", "sentence"),
+    [
+        pytest.param(_score(), True, False, True, id="one-cited-statement"),
+        pytest.param(_score(answer="1. [1]\n2. [2]", citations=(1, 2)), False, True, False, id="bare-markers"),
+        pytest.param(_score(answer="Port 5433 [1][2].", citations=(1, 2)), True, True, True, id="cites-all"),
+        pytest.param(_score(evidence={1: True}), True, None, True, id="one-source-sent"),
+        pytest.param(_score("abstained", "", (), (), {}), None, None, None, id="abstained"),
+    ],
+)
+def test_bare_and_shotgun_citations(
+    score: AnswerScore, grounded: bool | None, every: bool | None, sentence: bool | None
+) -> None:
+    assert (score.grounded, score.cites_every_source, score.has_sentence) == (grounded, every, sentence)
+
+
 def test_summary_counts_rates_over_the_questions_they_apply_to() -> None:
     scores = [
         _score(question_id="a", values=["5433"]),
@@ -168,6 +198,8 @@ def test_summary_counts_rates_over_the_questions_they_apply_to() -> None:
     assert isinstance(m, dict)
     assert (m["questions"], m["answered"], m["abstained"], m["errors"]) == (5, 4, 1, 0)
     assert m["citations_valid"] == {"n": 4, "yes": 3, "rate": 0.75}
+    assert m["cites_every_source"] == {"n": 4, "yes": 0, "rate": 0.0}
+    assert m["no_sentence"] == {"n": 4, "yes": 0, "rate": 0.0}
     assert m["grounded"] == {"n": 2, "yes": 1, "rate": 0.5}
     assert m["value_stated"] == {"n": 2, "yes": 1, "rate": 0.5}
     assert m["negatives_declined"] == {"n": 2, "yes": 1, "rate": 0.5}

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from askvault.evaluate.metrics import JsonValue, normalise_whitespace
-from askvault.generate.citations import CITATION, strip_code
+from askvault.generate.citations import CITATION, find_citations, strip_code
 
 Outcome = Literal["answered", "abstained", "error"]
 """answered: the model wrote an answer; abstained: no model was asked (the notes did not seem to cover the
@@ -65,6 +65,12 @@ def cited_sentence_share(answer: str) -> float | None:
     return sum(1 for sentence in sentences if CITATION.search(sentence)) / len(sentences)
 
 
+def sentence_citations(answer: str) -> set[int]:
+    """The numbers cited on a sentence: a list of bare markers ("1. [1]\n2. [2]") states nothing, so it cites
+    nothing either."""
+    return {n for sentence in answer_sentences(answer) for n in find_citations(sentence)}
+
+
 def _fold(text: str) -> str:
     return normalise_whitespace(unicodedata.normalize("NFKC", text)).casefold()
 
@@ -103,7 +109,8 @@ class AnswerScore:
     cited_share: float | None
     """Share of the answer's sentences with a citation; None unless answered (or no sentences)."""
     grounded: bool | None
-    """A cited source holds the question's evidence; None unless an answerable question was answered."""
+    """A source cited on a sentence holds the question's evidence; None unless an answerable question was
+    answered."""
     evidence_sent: bool | None
     """A sent source holds the evidence (the most grounding could reach); None unless answerable and answered."""
     value_stated: bool | None
@@ -115,6 +122,10 @@ class AnswerScore:
     prompt_tokens: int | None
     completion_tokens: int | None
     error_code: str | None = None
+    cites_every_source: bool | None = None
+    """Every sent source is cited (of two or more): a citation that picks nothing out; None unless answered."""
+    has_sentence: bool | None = None
+    """The answer states anything at all (not only markers or list numbers); None unless answered."""
 
 
 def score_answer(
@@ -141,8 +152,12 @@ def score_answer(
     valid = tuple(sorted(set(citations)))
     grounded = evidence_sent = None
     if answered and answerable:
-        grounded = any(sent_evidence.get(n, False) for n in valid)
+        on_sentences = sentence_citations(answer).intersection(valid)
+        grounded = any(sent_evidence.get(n, False) for n in on_sentences)
         evidence_sent = any(sent_evidence.values())
+    cites_every_source = None
+    if answered and len(sent_evidence) >= 2:
+        cites_every_source = set(sent_evidence) <= set(valid)
     return AnswerScore(
         question_id=question_id,
         type=type,
@@ -163,6 +178,8 @@ def score_answer(
         prompt_tokens=prompt_tokens,
         completion_tokens=completion_tokens,
         error_code=error_code,
+        cites_every_source=cites_every_source,
+        has_sentence=bool(answer_sentences(answer)) if answered else None,
     )
 
 
@@ -197,6 +214,8 @@ def answer_figures(scores: Sequence[AnswerScore]) -> dict[str, JsonValue]:
         "truncated": sum(s.truncated for s in scores),
         "citations_valid": _rate(answered, lambda s: s.citations_valid),
         "cites_something": _rate(answered, lambda s: bool(s.citations)),
+        "cites_every_source": _rate(answered, lambda s: s.cites_every_source),
+        "no_sentence": _rate(answered, lambda s: None if s.has_sentence is None else not s.has_sentence),
         "cited_sentence_share": round(statistics.fmean(shares), 4) if shares else None,
         "grounded": _rate(answered, lambda s: s.grounded),
         "evidence_sent": _rate(answered, lambda s: s.evidence_sent),

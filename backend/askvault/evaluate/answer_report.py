@@ -31,6 +31,8 @@ def _run_json(run: AnswerRun) -> dict[str, JsonValue]:
         "citations_valid": score.citations_valid,
         "cited_sentence_share": score.cited_share,
         "grounded": score.grounded,
+        "cites_every_source": score.cites_every_source,
+        "has_sentence": score.has_sentence,
         "evidence_sent": score.evidence_sent,
         "value_stated": score.value_stated,
         "declined": score.declined,
@@ -110,8 +112,10 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("cut at the length limit", "truncated", "int"),
     ("citations all valid (of answered)", "citations_valid", "rate"),
     ("answers citing a source", "cites_something", "rate"),
+    ("answers citing every sent source (of ≥ 2)", "cites_every_source", "rate"),
+    ("answers without a sentence (only markers)", "no_sentence", "rate"),
     ("sentences with a citation (mean share)", "cited_sentence_share", "share"),
-    ("grounded: a cited source holds the evidence", "grounded", "rate"),
+    ("grounded: a source cited on a sentence holds the evidence", "grounded", "rate"),
     ("evidence among the sent sources", "evidence_sent", "rate"),
     ("exact value stated", "value_stated", "rate"),
     ("negatives declined (abstained or said so)", "negatives_declined", "rate"),
@@ -178,6 +182,10 @@ def _problems(run: AnswerRun) -> list[str]:
         found.append("answered a negative")
     if score.grounded is False:
         found.append("no cited source holds the evidence" if score.citations else "cites nothing")
+    if score.cites_every_source:
+        found.append("cites every source")
+    if score.has_sentence is False:
+        found.append("no sentence")
     if score.value_stated is False:
         found.append("value not stated")
     return found
