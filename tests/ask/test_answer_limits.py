@@ -53,6 +53,16 @@ async def test_a_server_that_ignores_the_cap_is_cut_by_the_sidecar(fake_ollama: 
     assert await wait_until(lambda: fake_ollama.fake.cancelled_streams >= 1)
 
 
+async def test_a_model_writing_the_same_lines_again_is_stopped(fake_ollama: RunningOllama) -> None:
+    script = ChatScript(tokens=["It is 5433 [1].", "\n\n", "The Greatest Story Ever Told", "\n\n"] * 300, delay_s=0.001)
+    done = await _done(fake_ollama, script)
+    # Stopped at the fourth copy's line break: four copies of the loop, not the 1,024 tokens of the cap.
+    assert done.answer == "It is 5433 [1].\n\nThe Greatest Story Ever Told\n\n" * 4
+    assert (done.done_reason, done.truncated, done.citations) == ("repetition", True, (1,))
+    assert done.to_json()["truncated"] is True
+    assert await wait_until(lambda: fake_ollama.fake.cancelled_streams >= 1)
+
+
 @pytest.mark.parametrize(
     ("tokens", "answer_tokens", "citations", "invalid"),
     [
@@ -61,7 +71,7 @@ async def test_a_server_that_ignores_the_cap_is_cut_by_the_sidecar(fake_ollama: 
         pytest.param(["```\nx = ", "[4]\n```\n", "Port 5433 [1]."], 1024, (1,), (), id="inside-a-fence"),
         pytest.param(["Port 5433 [", "1", "]."], 1024, (1,), (), id="a-marker-split-over-tokens"),
         pytest.param(["Port ", "5433 ", "[", "1", "]."], 3, (), (), id="half-a-marker-at-the-cap"),
-        pytest.param(["Port 5433 [1]. "] * 300, 1024, (1,), (), id="repeated-text"),
+        pytest.param(["Port 5433 [1]. "] * 300, 1024, (1,), (), id="repeated-text-on-one-line"),
         pytest.param(["[1][1][1", "]"], 1024, (1,), (), id="the-same-number-again"),
         pytest.param(["Ports [1-3] and [0]."], 1024, (1,), (0, 2, 3), id="a-range-beyond-the-sources"),
     ],

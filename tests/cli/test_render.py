@@ -85,11 +85,16 @@ def test_the_relevance_lines(relevance: object, closest: list[object], expected:
 
 
 @pytest.mark.parametrize(
-    ("result", "shown"),
+    ("result", "line"),
     [
-        pytest.param({"truncated": True}, True, id="cut"),
-        pytest.param({}, False, id="whole"),
+        pytest.param({"truncated": True, "done_reason": "length"}, "the length limit", id="cap"),
+        pytest.param({"truncated": True, "done_reason": "repetition"}, "the model kept repeating itself", id="loop"),
+        pytest.param({}, None, id="whole"),
     ],
 )
-def test_the_footer_says_when_the_answer_was_cut(result: dict[str, object], shown: bool) -> None:
-    assert ("(the answer was cut at the length limit)" in render_ask_footer(result)) is shown
+def test_the_footer_says_when_the_answer_was_cut(result: dict[str, object], line: str | None) -> None:
+    footer = render_ask_footer(result)
+    if line is None:
+        assert "cut short" not in footer
+    else:
+        assert f"(the answer was cut short: {line})" in footer

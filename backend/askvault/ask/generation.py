@@ -13,6 +13,7 @@ from askvault.generate.answer_safety import neutralise_answer
 from askvault.generate.citations import check_citations
 from askvault.generate.prompt import Prompt
 from askvault.generate.protocol import ChatDone, ChatModel
+from askvault.generate.repetition import repeats_at_end
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +24,10 @@ and streams on for ever is cut here, and the answer ends as if the cap was hit (
 
 LENGTH = "length"
 """Ollama's `done_reason` when the answer stopped at the token cap rather than where the model ended it."""
+REPETITION = "repetition"
+"""The sidecar's own `done_reason`: the model was writing the same lines over and over, so it was stopped."""
+CUT_REASONS = frozenset({LENGTH, REPETITION})
+"""Reasons the answer ends where the model did not end it."""
 
 
 def _ms(seconds: float) -> float:
@@ -41,7 +46,9 @@ async def generate_answer(
     """Streams the model's answer to `prompt` as TokenEvents, then one DoneEvent (citations checked, text made
     inert) or one ErrorEvent; `started` is when the question arrived, for the total time.
 
-    An answer that reaches `max_chars` is cut there and the model's stream closed (which stops Ollama).
+    An answer that reaches `max_chars` is cut there, and one that keeps writing the same lines
+    (`repetition.repeats_at_end`) is stopped after the fourth copy; either way the model's stream is closed
+    (which stops Ollama) and the done event says why.
     """
     parts: list[str] = []
     length = 0
@@ -65,6 +72,10 @@ async def generate_answer(
             if length >= max_chars:
                 # The model's own counts never arrive for a stream we close; the cut is reported like the cap.
                 done = ChatDone(None, None, LENGTH, None)
+                break
+            if "\n" in text and repeats_at_end("".join(parts)):
+                # A small model in a loop would otherwise write the same lines until the token cap.
+                done = ChatDone(None, None, REPETITION, None)
                 break
         if done is None:
             raise ModelStreamBroken("The model's answer ended without its closing message")

@@ -68,7 +68,9 @@ class AskOutput(BaseModel):
     invalid_citations: list[int] = Field(description="Numbers the answer cites that match no source; disregard them")
     no_results: bool = Field(description="True when the model was not asked (nothing found, or abstained)")
     truncated: bool = Field(
-        default=False, description="True when the answer was cut at the length limit and may end mid-sentence"
+        default=False,
+        description="True when the answer was cut (length limit, or the model kept repeating itself) and may end "
+        "mid-sentence",
     )
     sources: list[AskSource] = Field(description="The numbered sources sent to the model, in [n] order")
     abstained: bool = Field(
