@@ -43,8 +43,10 @@ async def test_an_answer_the_model_ended_is_not_truncated(fake_ollama: RunningOl
 
 
 async def test_a_server_that_ignores_the_cap_is_cut_by_the_sidecar(fake_ollama: RunningOllama) -> None:
-    # 210,000 characters of a model that never stops; the sidecar ends it at its backstop and closes the stream.
-    script = ChatScript(tokens=["Port 5433 [1] again. " * 5] * 2000, ignore_num_predict=True, delay_s=0.002)
+    # 100,000 characters of a model that never stops (never the same line twice, so no loop to spot); the
+    # sidecar ends it at its backstop and closes the stream.
+    tokens = [f"Note {n} says port {10_000 + n} [1].\n" for n in range(3000)]
+    script = ChatScript(tokens=tokens, ignore_num_predict=True, delay_s=0.001)
     done = await _done(fake_ollama, script)
     assert len(done.answer) == MAX_ANSWER_CHARS
     assert (done.done_reason, done.truncated) == ("length", True)
@@ -72,6 +74,7 @@ async def test_a_model_writing_the_same_lines_again_is_stopped(fake_ollama: Runn
         pytest.param(["Port 5433 [", "1", "]."], 1024, (1,), (), id="a-marker-split-over-tokens"),
         pytest.param(["Port ", "5433 ", "[", "1", "]."], 3, (), (), id="half-a-marker-at-the-cap"),
         pytest.param(["Port 5433 [1]. "] * 300, 1024, (1,), (), id="repeated-text-on-one-line"),
+        pytest.param(["Port 5433 [1].\n"] * 300, 1024, (1,), (), id="repeated-lines"),
         pytest.param(["[1][1][1", "]"], 1024, (1,), (), id="the-same-number-again"),
         pytest.param(["Ports [1-3] and [0]."], 1024, (1,), (0, 2, 3), id="a-range-beyond-the-sources"),
     ],

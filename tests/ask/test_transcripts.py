@@ -49,6 +49,16 @@ REPLAYS = [
         id="paragraph-loop",
     ),
     pytest.param(
+        "smollm2-loop-twelve-lines.ndjson",
+        Replay(tokens=263, done_reason="repetition", citations=(1, 2, 3, 4, 5, 6)),
+        id="twelve-line-loop",
+    ),
+    pytest.param(
+        "smollm2-loop-in-a-code-fence.ndjson",
+        Replay(tokens=287, done_reason="repetition", citations=(1,)),
+        id="loop-within-a-line",
+    ),
+    pytest.param(
         "smollm2-bare-markers.ndjson",
         Replay(tokens=35, done_reason="stop", citations=(1, 2, 3, 4, 5, 6)),
         id="bare-markers",

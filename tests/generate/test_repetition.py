@@ -1,4 +1,4 @@
-"""The loop detector: the same lines written again and again at the end of an answer, and what is not a loop."""
+"""The loop detector: the same lines (or characters) again and again at the end of an answer, and what is not."""
 
 from __future__ import annotations
 
@@ -18,9 +18,21 @@ TITLE = "The Greatest Story Ever Told"
         pytest.param("Intro.\n" + "The answer is:\nThe heap keeps getting bigger.\n" * 4, True, id="two-line-block"),
         pytest.param("- yes\n" * 10, False, id="short-lines-repeat-in-lists"),
         pytest.param("| Mon | rest | 0 km |\n| Tue | easy | 5 km |\n| Wed | rest | 0 km |\n", False, id="table"),
-        pytest.param("a\nb\nc\nd\ne\n" * 4, False, id="block-longer-than-four-lines"),
+        pytest.param("".join(f"The source is:\n\n[{n}]\n\n" for n in range(1, 7)) * 4, True, id="a-twelve-line-block"),
+        pytest.param(
+            "".join(f"Line number {n} of the block\n" for n in range(17)) * 4, False, id="block-over-sixteen-lines"
+        ),
+        pytest.param("a\nb\nc\n" * 8, False, id="a-short-block"),
+        pytest.param('"image": "' + "n8n-" * 60, True, id="a-unit-repeated-within-a-line"),
+        pytest.param('"image": "' + "n8n-" * 50, False, id="not-yet-240-characters-of-it"),
+        pytest.param("| a |" + " " * 300 + "|", False, id="table-padding"),
+        pytest.param("|" + "-" * 300 + "|", False, id="table-separator"),
+        pytest.param(
+            "sha256:" + "6090fa9b504a1b3406d1b4d6c41936e42ecf783fce85f02663380e59fa8c5177" * 4, False, id="digest"
+        ),
         pytest.param(f"{TITLE}\n" * 4 + "Then something new.\n", False, id="the-loop-broke"),
-        pytest.param("Port 5433 [1]. " * 50, False, id="one-long-line-is-left-to-the-cap"),
+        pytest.param("Port 5433 [1]. " * 50, True, id="a-sentence-again-on-one-line"),
+        pytest.param(" ".join(f"Port {5000 + n} [1]." for n in range(50)), False, id="similar-is-not-the-same"),
         pytest.param("", False, id="empty"),
         pytest.param(f"  {TITLE}  \n" * 2 + f"{TITLE}\n" * 2, True, id="spaces-aside"),
     ],

@@ -47,7 +47,7 @@ async def generate_answer(
     inert) or one ErrorEvent; `started` is when the question arrived, for the total time.
 
     An answer that reaches `max_chars` is cut there, and one that keeps writing the same lines
-    (`repetition.repeats_at_end`) is stopped after the fourth copy; either way the model's stream is closed
+    (`repetition.repeats_at_end`) is stopped at the fourth copy; either way the model's stream is closed
     (which stops Ollama) and the done event says why.
     """
     parts: list[str] = []
@@ -73,7 +73,7 @@ async def generate_answer(
                 # The model's own counts never arrive for a stream we close; the cut is reported like the cap.
                 done = ChatDone(None, None, LENGTH, None)
                 break
-            if "\n" in text and repeats_at_end("".join(parts)):
+            if repeats_at_end("".join(parts)):
                 # A small model in a loop would otherwise write the same lines until the token cap.
                 done = ChatDone(None, None, REPETITION, None)
                 break
