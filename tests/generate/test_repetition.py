@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from askvault.generate.repetition import repeats_at_end
@@ -23,12 +25,35 @@ TITLE = "The Greatest Story Ever Told"
             "".join(f"Line number {n} of the block\n" for n in range(17)) * 4, False, id="block-over-sixteen-lines"
         ),
         pytest.param("a\nb\nc\n" * 8, False, id="a-short-block"),
+        pytest.param("".join(f"{n}. Postgres-2.0.1\n" for n in range(1, 9)), True, id="a-numbered-list-of-one-item"),
+        pytest.param(
+            "".join(f"The rule for the books:\n\n[{n}]\n\n" for n in range(1, 5)), True, id="counting-citations"
+        ),
+        pytest.param(
+            "".join(f"{n}. Run {n} was {5 + n % 3} km at an easy pace.\n" for n in range(1, 20)),
+            False,
+            id="a-numbered-list-of-different-items",
+        ),
+        pytest.param(
+            "".join(f"| 2024-03-{n:02} | easy | {5 + n % 2} km |\n" for n in range(1, 30)), False, id="running-log"
+        ),
+        pytest.param("1. " + "[ ] " * 60, True, id="empty-checkboxes"),
+        pytest.param(
+            "".join(f"[{n}] is a [{n + 1}] and [{n + 2}] is not the same. " for n in range(12)),
+            True,
+            id="counting-citations-in-a-line",
+        ),
+        pytest.param(
+            "The list is a list of n8n's execution history, which is a list of n8n's history. " * 4,
+            True,
+            id="a-long-phrase-again",
+        ),
         pytest.param('"image": "' + "n8n-" * 60, True, id="a-unit-repeated-within-a-line"),
         pytest.param('"image": "' + "n8n-" * 50, False, id="not-yet-240-characters-of-it"),
         pytest.param("| a |" + " " * 300 + "|", False, id="table-padding"),
         pytest.param("|" + "-" * 300 + "|", False, id="table-separator"),
         pytest.param(
-            "sha256:" + "6090fa9b504a1b3406d1b4d6c41936e42ecf783fce85f02663380e59fa8c5177" * 4, False, id="digest"
+            " ".join(["sha256:" + hashlib.sha256(bytes([n])).hexdigest() for n in range(5)]), False, id="digests"
         ),
         pytest.param(f"{TITLE}\n" * 4 + "Then something new.\n", False, id="the-loop-broke"),
         pytest.param("Port 5433 [1]. " * 50, True, id="a-sentence-again-on-one-line"),
