@@ -12,7 +12,8 @@ MAIN_JS   := $(PLUGIN)/dist/main.js
 VAULT     ?= eval/sample-vault
 OLLAMA_MINILM ?= ../shared/tools/ollama-minilm/run.sh
 
-.PHONY: help setup run test lint py-lint plugin-check plugin-e2e pytest eval eval-corpora bench reliability chromium clean \
+.PHONY: help setup run test lint py-lint plugin-check plugin-e2e pytest eval eval-answers eval-corpora bench reliability \
+        chromium clean \
         release-check version-bump wheel
 
 help:
@@ -20,6 +21,7 @@ help:
 	@echo "make test   - install what is missing, run every gate and test"
 	@echo "make setup  - install only"
 	@echo "make eval   - retrieval evaluation with the real all-minilm embedder (needs ../shared)"
+	@echo "make eval-answers - answers and follow-up rewrites with a real tiny chat model (needs ../shared)"
 	@echo "make bench  - benchmarks (writes bench/results/)"
 	@echo "make reliability - long fault, kill -9, fuzz, load and soak runs (about 40 min)"
 
@@ -68,6 +70,12 @@ test: $(STAMP) chromium py-lint plugin-check plugin-e2e pytest
 
 eval: $(STAMP)
 	bash eval/run-minilm.sh
+
+# Answers (and follow-up rewrites) through the real pipeline, smollm2:135m beside the extractive stand-in, on the
+# sample vault; writes eval/results/answers/. OLLAMA_URL=http://… reuses a running server with those models.
+eval-answers: $(STAMP)
+	WITH_CHAT=1 RESULTS=eval/results/answers bash eval/run-minilm.sh --modes hybrid \
+	  --answers --chat-model smollm2:135m,extractive --rewrite eval/conversations.jsonl
 
 eval-corpora: $(STAMP)
 	bash eval/run-corpora.sh

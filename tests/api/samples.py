@@ -156,6 +156,7 @@ DONE = DoneEvent(
         completion_tokens=23,
     ),
     neutralised=SAFE_ANSWER.neutralised,
+    done_reason="stop",
 )
 # Reranking on: the model ranked two of the three candidates, agreeing with the fused order.
 RERANK = RerankReport(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -89,13 +90,17 @@ async def open_pipeline(
     *,
     chat_model: str = "llama3.2:3b",
     read_timeout_s: float = 30.0,
+    answer_tokens: int | None = None,
     retrieval: RetrievalParams | None = None,
     tracer: Tracer | None = None,
     calibration: Calibration = FALLBACK,
 ) -> AsyncIterator[AnswerPipeline]:
     """The real pipeline over the real Ollama chat model (pointed at the fake server) and a canned searcher;
     with `retrieval.rerank` on, the real chat reranker over the same model, as the wiring builds it."""
-    chat = OllamaChatModel(OllamaConfig(url=ollama_url, chat_model=chat_model, read_timeout_s=read_timeout_s))
+    cfg = OllamaConfig(url=ollama_url, chat_model=chat_model, read_timeout_s=read_timeout_s)
+    if answer_tokens is not None:
+        cfg = dataclasses.replace(cfg, answer_tokens=answer_tokens)
+    chat = OllamaChatModel(cfg)
     params = retrieval or RetrievalParams()
     reranker = ChatReranker.from_params(chat, params) if params.rerank else None
     try:

@@ -64,6 +64,8 @@ DONE_KEYS = {
     "no_results",
     "sanitized_answer",
     "neutralised",
+    "done_reason",
+    "truncated",
     "metrics",
 }
 METRIC_KEYS = {
@@ -212,6 +214,8 @@ def test_done_event_shape() -> None:
         "no_results": False,
         "sanitized_answer": False,
         "neutralised": [],
+        "done_reason": None,
+        "truncated": False,
         "metrics": {
             "embed_ms": 10.0,
             "retrieval_ms": 3.1,

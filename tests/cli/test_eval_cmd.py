@@ -106,6 +106,9 @@ async def test_rerank_mode_records_outcomes_and_seconds(
     assert "## Seconds per question" in markdown
     assert "| mode | mean s | median s | max s | vs hybrid |" in markdown
     assert "outcomes: fallback:malformed: 6" in markdown
+    assert "## Reranker outcomes" in markdown
+    assert "| malformed | fallback | 6 | 100% |" in markdown
+    assert "Reranker outcomes" in result.stdout
 
 
 async def test_a_second_run_reuses_the_index(

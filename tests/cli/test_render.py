@@ -1,10 +1,10 @@
-"""The terminal rendering of search results: boosts, graph signals and the question's date scope."""
+"""The terminal rendering of search results (boosts, graph signals, the date scope) and of an answer's footer."""
 
 from __future__ import annotations
 
 import pytest
 
-from askvault.cli.render import render_date_scope, render_relevance, render_search
+from askvault.cli.render import render_ask_footer, render_date_scope, render_relevance, render_search
 
 RESULT = {"path": "Network/IP plan.md", "title": "IP plan", "heading_path": ["IP plan"], "start_line": 3,
           "end_line": 9, "text": "kodi-livingroom 10.0.20.31", "dense_rank": 2, "keyword_rank": 1,
@@ -82,3 +82,19 @@ CLOSE = {"path": "Homelab/Kodi.md", "heading_path": ["Kodi"], "start_line": 1, "
 )
 def test_the_relevance_lines(relevance: object, closest: list[object], expected: list[str]) -> None:
     assert render_relevance({"relevance": relevance, "closest": closest}) == expected
+
+
+@pytest.mark.parametrize(
+    ("result", "line"),
+    [
+        pytest.param({"truncated": True, "done_reason": "length"}, "the length limit", id="cap"),
+        pytest.param({"truncated": True, "done_reason": "repetition"}, "the model kept repeating itself", id="loop"),
+        pytest.param({}, None, id="whole"),
+    ],
+)
+def test_the_footer_says_when_the_answer_was_cut(result: dict[str, object], line: str | None) -> None:
+    footer = render_ask_footer(result)
+    if line is None:
+        assert "cut short" not in footer
+    else:
+        assert f"(the answer was cut short: {line})" in footer

@@ -10,7 +10,8 @@ import pytest
 from askvault.errors import ConfigError
 from askvault.evaluate.metrics import JsonValue, score_question, summarise
 from askvault.evaluate.questions import Question, load_questions
-from askvault.evaluate.report import render_markdown, render_text, to_json
+from askvault.evaluate.report import render_markdown, render_text
+from askvault.evaluate.report_json import to_json
 from askvault.evaluate.runner import EvalResult, HitRecord, ModeRun
 
 BASE = {"id": "q1", "question": "Wo?", "type": "exact_value", "expected_paths": ["A.md"], "evidence": ["x"]}

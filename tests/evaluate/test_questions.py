@@ -72,6 +72,8 @@ def _without(field: str) -> str:
         pytest.param(_line(now="2024-02-30"), "'now'", id="now-impossible-day"),
         pytest.param(_line(now="2024-03-20T12:00"), "'now'", id="now-with-time"),
         pytest.param(_line(now=20240320), "'now'", id="now-a-number"),
+        pytest.param(_line(values="5433"), "'values'", id="values-not-a-list"),
+        pytest.param(_line(values=[""]), "'values'", id="empty-value"),
     ],
 )
 def test_load_rejects_bad_lines_naming_line_and_field(tmp_path: Path, bad: str, message: str) -> None:
@@ -95,6 +97,17 @@ def test_a_question_may_pin_the_day_it_is_asked(tmp_path: Path, extra: dict[str,
     [question] = load_questions(path)
 
     assert (question.type, question.now) == ("date", now)
+
+
+@pytest.mark.parametrize(
+    ("extra", "values"),
+    [pytest.param({"values": ["5433", "pg-main"]}, ("5433", "pg-main"), id="values"), pytest.param({}, (), id="none")],
+)
+def test_a_question_may_name_the_values_its_answer_must_state(
+    tmp_path: Path, extra: dict[str, object], values: tuple[str, ...]
+) -> None:
+    [question] = load_questions(_write(tmp_path, [_line(**extra)]))
+    assert question.values == values
 
 
 def test_load_rejects_duplicate_ids(tmp_path: Path) -> None:
@@ -130,8 +143,9 @@ def _question(
     type: str = BASE.type,
     expected_paths: tuple[str, ...] = BASE.expected_paths,
     evidence: tuple[str, ...] = BASE.evidence,
+    values: tuple[str, ...] = (),
 ) -> Question:
-    return replace(BASE, type=type, expected_paths=expected_paths, evidence=evidence)
+    return replace(BASE, type=type, expected_paths=expected_paths, evidence=evidence, values=values)
 
 
 def test_check_accepts_whitespace_normalised_evidence(make_vault: VaultWriter) -> None:
@@ -172,6 +186,11 @@ def test_check_ignores_the_frontmatter(make_vault: VaultWriter) -> None:
             _question(type="negative", expected_paths=(), evidence=("5433",)),
             "q1: a negative question must have no evidence",
             id="negative-with-evidence",
+        ),
+        pytest.param(
+            _question(type="negative", expected_paths=(), evidence=(), values=("5433",)),
+            "q1: a negative question must have no values",
+            id="negative-with-values",
         ),
         pytest.param(
             _question(type="negative", evidence=()),

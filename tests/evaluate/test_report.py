@@ -11,7 +11,8 @@ import pytest
 from askvault.evaluate.chart import write_chart
 from askvault.evaluate.metrics import JsonValue, score_question
 from askvault.evaluate.questions import Question
-from askvault.evaluate.report import misses, render_markdown, render_text, to_json
+from askvault.evaluate.report import misses, render_markdown, render_text
+from askvault.evaluate.report_json import to_json
 from askvault.evaluate.runner import EvalResult, HitRecord, ModeRun
 
 KS = (1, 3)

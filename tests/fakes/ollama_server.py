@@ -53,6 +53,11 @@ class ChatScript:
     error: str = "internal error"
     reply_delay_s: float = 0.0
     """Pause before a non-streamed reply (`"stream": false`), e.g. longer than a caller's timeout."""
+    raw_lines: list[bytes] | None = None
+    """Send exactly these NDJSON lines (a recorded transcript of a real model server) instead of `tokens`, then
+    end the response; nothing is added, so a transcript without its `done` line ends like a cut stream."""
+    ignore_num_predict: bool = False
+    """Stream every token whatever `options.num_predict` says (a server that ignores the cap)."""
 
 
 @dataclass
@@ -147,13 +152,13 @@ class FakeOllama:
         }
         return (json.dumps(obj) + "\n").encode("utf-8")
 
-    def _done_line(self, model: str, prompt_chars: int, tokens: int) -> bytes:
+    def _done_line(self, model: str, prompt_chars: int, tokens: int, reason: str = "stop") -> bytes:
         obj: dict[str, Any] = {
             "model": model,
             "created_at": datetime.now(UTC).isoformat().replace("+00:00", "Z"),
             "message": {"role": "assistant", "content": ""},
             "done": True,
-            "done_reason": "stop",
+            "done_reason": reason,
             "total_duration": 5_000_000,
             "load_duration": 1_000_000,
             "prompt_eval_count": max(1, prompt_chars // 4),
@@ -188,8 +193,18 @@ class FakeOllama:
             return web.json_response(obj)
         response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
         await response.prepare(request)
+        if script.raw_lines is not None:
+            for line in script.raw_lines:
+                await response.write(line if line.endswith(b"\n") else line + b"\n")
+            await response.write_eof()
+            return response
+        # Like Ollama: one token per streamed line, and at `num_predict` the answer stops with "length".
+        cap = (body.get("options") or {}).get("num_predict")
+        tokens, reason = script.tokens, "stop"
+        if isinstance(cap, int) and cap >= 0 and len(tokens) > cap and not script.ignore_num_predict:
+            tokens, reason = tokens[:cap], "length"
         try:
-            for sent, token in enumerate(script.tokens):
+            for sent, token in enumerate(tokens):
                 if script.disconnect_after is not None and sent >= script.disconnect_after:
                     assert request.transport is not None
                     request.transport.close()
@@ -199,7 +214,7 @@ class FakeOllama:
                 if script.delay_s:
                     await asyncio.sleep(script.delay_s)
                 await response.write(self._line(model, token, False))
-            await response.write(self._done_line(model, prompt_chars, len(script.tokens)))
+            await response.write(self._done_line(model, prompt_chars, len(tokens), reason))
             await response.write_eof()
         except (asyncio.CancelledError, ConnectionResetError):
             self.cancelled_streams += 1

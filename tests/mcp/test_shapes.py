@@ -65,6 +65,19 @@ def test_answer_with_numbered_sent_sources() -> None:
     assert (out.sources[0].start_line, out.sources[0].end_line) == (10, 14)
 
 
+@pytest.mark.parametrize(
+    ("extra", "truncated"),
+    [
+        pytest.param({"done_reason": "length", "truncated": True}, True, id="cut"),
+        pytest.param({"done_reason": "stop", "truncated": False}, False, id="whole"),
+        pytest.param({}, False, id="older-sidecar"),
+    ],
+)
+def test_an_answer_cut_at_the_length_limit_says_so(extra: dict[str, object], truncated: bool) -> None:
+    out = ask_output([RETRIEVAL, {**done("5433 [1", []), **extra}])
+    assert out.truncated is truncated
+
+
 def test_no_results_is_an_answer_not_an_error() -> None:
     nothing = {**RETRIEVAL, "sources": [], "sent": []}
     out = ask_output([nothing, {"type": "token", "text": "Nothing."}, done("Nothing.", [], no_results=True)])

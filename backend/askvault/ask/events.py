@@ -191,6 +191,14 @@ class DoneEvent:
     metrics: Metrics
     neutralised: tuple[Neutralised, ...] = ()
     """What `neutralise_answer` took out of `answer` (remote images, external links, HTML, runnable code)."""
+    done_reason: str | None = None
+    """Why the model stopped, as Ollama says it ("stop", or "length" at the token cap), or "repetition" when
+    the sidecar stopped a model repeating itself; None when no model was called or it did not say."""
+
+    @property
+    def truncated(self) -> bool:
+        """The answer was cut (length limit, or a loop stopped), not ended by the model: it may stop mid-sentence."""
+        return self.done_reason in ("length", "repetition")
 
     def to_json(self) -> JsonObject:
         return {
@@ -201,6 +209,8 @@ class DoneEvent:
             "no_results": self.no_results,
             "sanitized_answer": bool(self.neutralised),
             "neutralised": [{"kind": n.kind, "target": n.target} for n in self.neutralised],
+            "done_reason": self.done_reason,
+            "truncated": self.truncated,
             "metrics": self.metrics.to_json(),
         }
 

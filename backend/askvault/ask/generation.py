@@ -13,8 +13,21 @@ from askvault.generate.answer_safety import neutralise_answer
 from askvault.generate.citations import check_citations
 from askvault.generate.prompt import Prompt
 from askvault.generate.protocol import ChatDone, ChatModel
+from askvault.generate.repetition import repeats_at_end
 
 log = logging.getLogger(__name__)
+
+
+MAX_ANSWER_CHARS = 32_000
+"""A backstop behind the model's token cap (`OllamaConfig.answer_tokens`): a server that ignores `num_predict`
+and streams on for ever is cut here, and the answer ends as if the cap was hit (`done_reason` "length")."""
+
+LENGTH = "length"
+"""Ollama's `done_reason` when the answer stopped at the token cap rather than where the model ended it."""
+REPETITION = "repetition"
+"""The sidecar's own `done_reason`: the model was writing the same lines over and over, so it was stopped."""
+CUT_REASONS = frozenset({LENGTH, REPETITION})
+"""Reasons the answer ends where the model did not end it."""
 
 
 def _ms(seconds: float) -> float:
@@ -22,11 +35,23 @@ def _ms(seconds: float) -> float:
 
 
 async def generate_answer(
-    chat: ChatModel, tracer: Tracer, prompt: Prompt, started: float, embed_ms: float, retrieval_ms: float
+    chat: ChatModel,
+    tracer: Tracer,
+    prompt: Prompt,
+    started: float,
+    embed_ms: float,
+    retrieval_ms: float,
+    max_chars: int = MAX_ANSWER_CHARS,
 ) -> AsyncGenerator[AskEvent, None]:
     """Streams the model's answer to `prompt` as TokenEvents, then one DoneEvent (citations checked, text made
-    inert) or one ErrorEvent; `started` is when the question arrived, for the total time."""
+    inert) or one ErrorEvent; `started` is when the question arrived, for the total time.
+
+    An answer that reaches `max_chars` is cut there, and one that keeps writing the same lines
+    (`repetition.repeats_at_end`) is stopped at the fourth copy; either way the model's stream is closed
+    (which stops Ollama) and the done event says why.
+    """
     parts: list[str] = []
+    length = 0
     first_token_ms: float | None = None
     done: ChatDone | None = None
     generation_started = time.perf_counter()
@@ -40,8 +65,18 @@ async def generate_answer(
                 continue
             if first_token_ms is None:
                 first_token_ms = _ms(time.perf_counter() - generation_started)
-            parts.append(event.text)
-            yield TokenEvent(event.text)
+            text = event.text[: max_chars - length]
+            parts.append(text)
+            length += len(text)
+            yield TokenEvent(text)
+            if length >= max_chars:
+                # The model's own counts never arrive for a stream we close; the cut is reported like the cap.
+                done = ChatDone(None, None, LENGTH, None)
+                break
+            if repeats_at_end("".join(parts)):
+                # A small model in a loop would otherwise write the same lines until the token cap.
+                done = ChatDone(None, None, REPETITION, None)
+                break
         if done is None:
             raise ModelStreamBroken("The model's answer ended without its closing message")
     except ModelError as exc:
@@ -89,4 +124,4 @@ async def generate_answer(
             "invalid_citations": len(cited.invalid),
         },
     )
-    yield DoneEvent(answer, cited.valid, cited.invalid, False, metrics, safe.neutralised)
+    yield DoneEvent(answer, cited.valid, cited.invalid, False, metrics, safe.neutralised, done.done_reason)

@@ -6,6 +6,7 @@ import asyncio
 import json
 import subprocess
 import sys
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Never
@@ -14,16 +15,19 @@ import click
 from tqdm import tqdm
 
 import askvault
+from askvault.cli.eval_answers import ModelRuns, report_model_runs, run_model_evaluations, split_chat_models
 from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
 from askvault.config import Config
 from askvault.errors import ModelError
 from askvault.evaluate.chart import write_chart
+from askvault.evaluate.conversations import Conversation, check_conversations, load_conversations
 from askvault.evaluate.metrics import JsonValue
 from askvault.evaluate.modes import ModeRegistry, rerank_mode, searcher_modes
 from askvault.evaluate.overrides import apply_overrides
 from askvault.evaluate.questions import Question, check_questions, load_questions
 from askvault.evaluate.reference import reference_modes
-from askvault.evaluate.report import render_markdown, render_text, to_json
+from askvault.evaluate.report import render_markdown, render_text
+from askvault.evaluate.report_json import to_json
 from askvault.evaluate.runner import DEFAULT_KS, EvalResult, ModeRun, parse_ks, parse_mode_names, run_evaluation
 from askvault.index.report import IndexReport, Progress
 from askvault.wiring import Engine, open_engine
@@ -57,6 +61,19 @@ def eval_modes(engine: Engine) -> ModeRegistry:
     metavar="SECTION.FIELD=VALUE",
     help="Override a chunk.* or retrieval.* parameter for this run (repeatable), e.g. chunk.note_chunk=true.",
 )
+@click.option(
+    "--answers",
+    is_flag=True,
+    help="Also answer every question with each --chat-model (comma-separated) through the real answer pipeline "
+    "and score the answers (answers.md, answers.json, answers.png under --report).",
+)
+@click.option(
+    "--rewrite",
+    "conversations_file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Also measure follow-up rewriting on this JSONL conversation file with each --chat-model "
+    "(rewrite.md, rewrite.json under --report).",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Log details to stderr.")
 @handles_errors
 def eval_command(
@@ -66,18 +83,30 @@ def eval_command(
     json_out: Path | None,
     report_dir: Path | None,
     overrides: tuple[str, ...],
+    answers: bool,
+    conversations_file: Path | None,
     verbose: bool,
     **params: object,
 ) -> None:
-    """Measure retrieval on a question set: path and evidence recall@k, MRR, per mode and question type."""
+    """Measure retrieval on a question set: path and evidence recall@k, MRR, per mode and question type.
+
+    With --answers (and --rewrite FILE) it then measures the answers (and follow-up rewrites) of each chat
+    model named by --chat-model, e.g. --chat-model smollm2:135m,extractive.
+    """
     setup_logging(verbose)
     k_list = parse_ks(ks)
     mode_names = parse_mode_names(modes)
     questions = load_questions(questions_file)
+    models = split_chat_models(params, several_allowed=answers or conversations_file is not None)
     config = apply_overrides(build_config(params), overrides)
+    models = models or (config.ollama.chat_model,)
     for problem in check_questions(config.vault.root, questions):
         click.echo(f"askvault: warning: {problem}", err=True)
-    result = asyncio.run(_evaluate(config, questions, questions_file, mode_names, k_list))
+    conversations = load_conversations(conversations_file) if conversations_file is not None else None
+    for problem in check_conversations(config.vault.root, conversations or []):
+        click.echo(f"askvault: warning: {conversations_file}: {problem}", err=True)
+    plan = _ModelPlan(models, answers, conversations, conversations_file)
+    result, model_runs = asyncio.run(_evaluate(config, questions, questions_file, mode_names, k_list, plan))
     summary = result.summary()
     click.echo(render_text(result, summary))
     if json_out is not None:
@@ -88,6 +117,22 @@ def eval_command(
         (report_dir / "report.md").write_text(render_markdown(result, summary), encoding="utf-8")
         k = 3 if 3 in result.ks else result.ks[0]
         write_chart(summary, result.modes, k, report_dir / "chart.png", title=_chart_title(result, k))
+    if model_runs is not None:
+        report_model_runs(model_runs, report_dir)
+
+
+@dataclass(frozen=True)
+class _ModelPlan:
+    """What to measure per chat model after the retrieval run (nothing unless --answers or --rewrite)."""
+
+    models: tuple[str, ...]
+    answers: bool
+    conversations: list[Conversation] | None
+    conversations_file: Path | None
+
+    @property
+    def wanted(self) -> bool:
+        return self.answers or self.conversations is not None
 
 
 def _chart_title(result: EvalResult, k: int) -> str:
@@ -96,12 +141,18 @@ def _chart_title(result: EvalResult, k: int) -> str:
 
 
 async def _evaluate(
-    config: Config, questions: list[Question], questions_file: Path, mode_names: tuple[str, ...], ks: tuple[int, ...]
-) -> EvalResult:
+    config: Config,
+    questions: list[Question],
+    questions_file: Path,
+    mode_names: tuple[str, ...],
+    ks: tuple[int, ...],
+    plan: _ModelPlan,
+) -> tuple[EvalResult, ModelRuns | None]:
     async with open_engine(config, sync_vectors=False) as engine:
         modes = eval_modes(engine).select(mode_names)
         report = await _index(engine)
-        if any(mode.needs_dense for mode in modes) and report.dense != "ready":
+        # Answers and rewrites search in hybrid mode, as the pipeline does.
+        if (plan.wanted or any(mode.needs_dense for mode in modes)) and report.dense != "ready":
             raise ModelError(
                 f"dense search is not ready ({report.dense_problem or report.dense}), so the dense and hybrid "
                 f"figures would mean nothing; start Ollama with {config.ollama.embed_model}, or pass --modes keyword"
@@ -117,9 +168,21 @@ async def _evaluate(
             bar.update()
 
         try:
-            return await run_evaluation(questions, modes, ks, config.vault.root, on_step=step, meta=meta)
+            result = await run_evaluation(questions, modes, ks, config.vault.root, on_step=step, meta=meta)
         finally:
             bar.close()
+        if not plan.wanted:
+            return result, None
+        model_runs = await run_model_evaluations(
+            engine,
+            plan.models,
+            questions if plan.answers else None,
+            plan.conversations,
+            result.meta,
+            questions_file,
+            plan.conversations_file,
+        )
+        return result, model_runs
 
 
 async def _index(engine: Engine) -> IndexReport:

@@ -145,6 +145,10 @@ async def _ask(
     }
     if retrieval.get("rerank") is not None:
         result["rerank"] = retrieval["rerank"]  # only with --rerank: the default output keeps its shape
+    if done.get("truncated") is True:
+        # Only when the answer was cut (length limit, or a loop stopped), like rerank above.
+        result["truncated"] = True
+        result["done_reason"] = done.get("done_reason")
     if error is not None:
         result["error"] = {"code": error.get("code"), "message": error.get("message")}
     if stream:

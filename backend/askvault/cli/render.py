@@ -65,6 +65,9 @@ def render_ask_footer(result: Mapping[str, object]) -> str:
     error = result.get("error")
     if isinstance(error, Mapping):
         lines.append(f"error ({error.get('code')}): {error.get('message')}")
+    if result.get("truncated") is True:
+        why = "the model kept repeating itself" if result.get("done_reason") == "repetition" else "the length limit"
+        lines.append(f"(the answer was cut short: {why})")
     sources = result.get("sources")
     if isinstance(sources, list) and sources:
         lines.append("")

@@ -134,6 +134,9 @@ class OllamaConfig:
     chat_model: str = DEFAULT_CHAT_MODEL
     connect_timeout_s: float = 5.0
     read_timeout_s: float = 120.0
+    answer_tokens: int = 1024
+    """The answer's token cap (Ollama's `num_predict`): a model that repeats itself stops here, and the done event
+    says so (`done_reason: "length"`). About 700 words; a grounded answer is told to be brief."""
     embed_batch: int = 32
     embed_concurrency: int = 2
 

@@ -57,6 +57,9 @@ class Question:
     language: str = "en"
     """The language the question is asked in (`"language": "de"`), as an ISO 639-1 code; the report breaks
     recall down by it when a run holds more than one."""
+    values: tuple[str, ...] = ()
+    """What a correct answer must state (`"values": ["5433"]`; any one of them), for `exact_value` questions:
+    the answer evaluation (`askvault eval --answers`) checks that the model's answer contains it."""
 
     @property
     def answerable(self) -> bool:
@@ -129,6 +132,7 @@ def _parse_line(line: str, where: str) -> Question:
         evidence=_list_field(record, "evidence", where),
         now=_date_field(record, "now", where),
         language=_language_field(record, "language", where),
+        values=_list_field(record, "values", where) if "values" in record else (),
     )
 
 
@@ -192,6 +196,8 @@ def _consistency_problems(question: Question) -> list[str]:
             problems.append(f"{question.id}: a negative question must have no expected paths")
         if question.evidence:
             problems.append(f"{question.id}: a negative question must have no evidence")
+        if question.values:
+            problems.append(f"{question.id}: a negative question must have no values")
     elif not question.expected_paths:
         problems.append(f"{question.id}: no expected paths; a question the vault cannot answer has type 'negative'")
     elif not question.evidence:

@@ -1,105 +1,17 @@
-"""What an evaluation run becomes: the JSON document, the terminal table and report.md."""
+"""What an evaluation run becomes on screen and on disk: the terminal table and report.md (JSON: report_json)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from askvault.ask.relevance import RelevanceSignals
 from askvault.evaluate.metrics import JsonValue
 from askvault.evaluate.runner import EvalResult, HitRecord, ModeRun
+from askvault.evaluate.tables import meta_table, num, table
 
 TRAIL = " › "
 
 
-def _hit_json(hit: HitRecord) -> dict[str, JsonValue]:
-    return {
-        "rank": hit.rank,
-        "path": hit.path,
-        "heading_path": list(hit.heading_path),
-        "start_line": hit.start_line,
-        "end_line": hit.end_line,
-        "fused_score": hit.fused_score,
-        "dense_rank": hit.dense_rank,
-        "keyword_rank": hit.keyword_rank,
-        "dense_score": hit.dense_score,
-        "keyword_score": hit.keyword_score,
-        "expected_note": hit.expected_note,
-        "has_evidence": hit.has_evidence,
-    }
-
-
-def _run_json(run: ModeRun) -> dict[str, JsonValue]:
-    score = run.score
-    return {
-        "path_recall": {str(k): v for k, v in score.path_recall.items()},
-        "evidence_hit": {str(k): v for k, v in score.evidence_hit.items()},
-        "reciprocal_rank": score.reciprocal_rank,
-        "first_expected_rank": run.first_expected_rank,
-        "first_evidence_rank": run.first_evidence_rank,
-        "top_score": score.top_score,
-        "seconds": run.seconds,
-        "hits": [_hit_json(hit) for hit in run.hits],
-        "relevance": _signals_json(run.relevance) if run.relevance is not None else None,
-    }
-
-
-def _signals_json(signals: RelevanceSignals) -> dict[str, JsonValue]:
-    return {
-        "top_dense": signals.top_dense,
-        "keyword_strength": signals.keyword_strength,
-        "term_coverage": signals.term_coverage,
-        "legs_agree": signals.legs_agree,
-        "dense_gap": signals.dense_gap,
-        "dense_available": signals.dense_available,
-    }
-
-
-def to_json(result: EvalResult) -> dict[str, JsonValue]:
-    """`{"meta", "questions", "ks", "modes": {mode: figures}, "per_question": [...]}`, ready for json.dumps."""
-    per_question: list[JsonValue] = []
-    for question in result.questions:
-        per_question.append(
-            {
-                "id": question.id,
-                "type": question.type,
-                "language": question.language,
-                "question": question.question,
-                "expected_paths": list(question.expected_paths),
-                "evidence": list(question.evidence),
-                "modes": {mode: _run_json(result.run(question.id, mode)) for mode in result.modes},
-            }
-        )
-    return {
-        "meta": dict(result.meta),
-        "questions": len(result.questions),
-        "ks": list(result.ks),
-        "modes": result.summary(),
-        "per_question": per_question,
-    }
-
-
 # ----- tables ---------------------------------------------------------------------------------------
-
-
-def _num(value: JsonValue, places: int = 3) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return str(value)
-    return str(value) if isinstance(value, int) else f"{value:.{places}f}"
-
-
-def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool) -> list[str]:
-    if markdown:
-        lines = ["| " + " | ".join(headers) + " |", "| " + " | ".join("---" for _ in headers) + " |"]
-        return lines + ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
-    widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
-
-    def line(cells: Sequence[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        return "  ".join([first, *(cell.rjust(width) for cell, width in zip(cells[1:], widths[1:], strict=True))])
-
-    return [line(headers), *(line(row) for row in rows)]
 
 
 def _figures(summary: Mapping[str, JsonValue], mode: str) -> Mapping[str, JsonValue]:
@@ -121,8 +33,8 @@ def overall_table(result: EvalResult, summary: Mapping[str, JsonValue], markdown
     rows = []
     for mode in result.modes:
         figures = _figures(summary, mode)
-        rows.append([mode, _num(figures["answerable"]), *(_num(figures[key]) for key in keys)])
-    return _table(["mode", "answerable", *(_short(key) for key in keys)], rows, markdown)
+        rows.append([mode, num(figures["answerable"]), *(num(figures[key]) for key in keys)])
+    return table(["mode", "answerable", *(_short(key) for key in keys)], rows, markdown)
 
 
 def _types(summary: Mapping[str, JsonValue], modes: Sequence[str], group: str = "by_type") -> list[str]:
@@ -150,8 +62,8 @@ def by_type_table(result: EvalResult, summary: Mapping[str, JsonValue], markdown
             figures = _type_figures(summary, mode, type_)
             if not figures["answerable"]:
                 continue
-            rows.append([type_, mode, _num(figures["answerable"]), *(_num(figures[key]) for key in keys)])
-    return _table(["type", "mode", "n", *(_short(key) for key in keys)], rows, markdown)
+            rows.append([type_, mode, num(figures["answerable"]), *(num(figures[key]) for key in keys)])
+    return table(["type", "mode", "n", *(_short(key) for key in keys)], rows, markdown)
 
 
 def pivot_table(
@@ -159,13 +71,13 @@ def pivot_table(
 ) -> list[str]:
     """Question types (or, with `group="by_language"`, languages) down, modes across, one figure (e.g.
     evidence_recall@3) in the cells."""
-    rows = [["all", *(_num(_figures(summary, mode)[key]) for mode in result.modes)]]
+    rows = [["all", *(num(_figures(summary, mode)[key]) for mode in result.modes)]]
     for type_ in _types(summary, result.modes, group):
         cells = [_type_figures(summary, mode, type_, group) for mode in result.modes]
         if cells[0]["answerable"]:
             label = type_ if group == "by_type" else f"{type_} (n={cells[0]['answerable']})"
-            rows.append([label, *(_num(figures[key]) for figures in cells)])
-    return _table([_short(key), *result.modes], rows, markdown)
+            rows.append([label, *(num(figures[key]) for figures in cells)])
+    return table([_short(key), *result.modes], rows, markdown)
 
 
 def has_languages(result: EvalResult, summary: Mapping[str, JsonValue]) -> bool:
@@ -177,7 +89,7 @@ def _distribution_cell(figures: JsonValue) -> str:
     assert isinstance(figures, Mapping)
     if figures["min"] is None:
         return "–"
-    return f"{_num(figures['min'])} / {_num(figures['median'])} / {_num(figures['max'])}"
+    return f"{num(figures['min'])} / {num(figures['median'])} / {num(figures['max'])}"
 
 
 def top_score_table(result: EvalResult, summary: Mapping[str, JsonValue], markdown: bool) -> list[str]:
@@ -190,7 +102,7 @@ def top_score_table(result: EvalResult, summary: Mapping[str, JsonValue], markdo
             scores = tops[group]
             assert isinstance(scores, Mapping)
             rows.append([mode, group, *(_distribution_cell(scores[leg]) for leg in ("fused", "dense", "keyword"))])
-    return _table(["mode", "questions", "fused", "dense (cosine)", "keyword (BM25)"], rows, markdown)
+    return table(["mode", "questions", "fused", "dense (cosine)", "keyword (BM25)"], rows, markdown)
 
 
 def timing_table(result: EvalResult, summary: Mapping[str, JsonValue], markdown: bool) -> list[str]:
@@ -206,8 +118,25 @@ def timing_table(result: EvalResult, summary: Mapping[str, JsonValue], markdown:
         added = "–"
         if mode != "hybrid" and isinstance(mean, int | float) and isinstance(base_mean, int | float):
             added = f"{mean - base_mean:+.3f}"
-        rows.append([mode, _num(mean), _num(timing.get("median")), _num(timing.get("max")), added])
-    return _table(["mode", "mean s", "median s", "max s", "vs hybrid"], rows, markdown)
+        rows.append([mode, num(mean), num(timing.get("median")), num(timing.get("max")), added])
+    return table(["mode", "mean s", "median s", "max s", "vs hybrid"], rows, markdown)
+
+
+def rerank_table(result: EvalResult, markdown: bool) -> list[str]:
+    """The reranker's outcomes (`meta.mode_stats.rerank`): applied, and each fallback reason, with counts."""
+    stats = result.meta.get("mode_stats")
+    rerank = stats.get("rerank") if isinstance(stats, dict) else None
+    outcomes = rerank.get("outcomes") if isinstance(rerank, dict) else None
+    if not isinstance(rerank, dict) or not isinstance(outcomes, dict):
+        return []
+    total = sum(v for v in outcomes.values() if isinstance(v, int))
+    rows = []
+    for name, count in outcomes.items():
+        kind = "fallback" if name.startswith("fallback:") else ""
+        share = f"{count / total:.0%}" if isinstance(count, int) and total else "–"
+        rows.append([name.removeprefix("fallback:"), kind, str(count), share])
+    rows.append(["order changed (of applied)", "", num(rerank.get("order_changed")), ""])
+    return table(["outcome", "", "questions", "share"], rows, markdown)
 
 
 def _rank(value: int | None) -> str:
@@ -241,7 +170,7 @@ def _miss_lines(result: EvalResult, k: int) -> list[str]:
             where = f"evidence first at rank {found}" if found else f"evidence not in the top {max(result.ks)}"
             lines.append(
                 f"- **{run.question.id}** ({run.question.type}, {where}; "
-                f"path recall@{k} {_num(run.score.path_recall[k], 2)}): {run.question.question}"
+                f"path recall@{k} {num(run.score.path_recall[k], 2)}): {run.question.question}"
             )
             lines.append(f"  - expected: {', '.join(run.question.expected_paths)}")
             lines.extend(f"  - {hit.rank}. {_hit_label(hit)}" for hit in run.hits[:k])
@@ -266,6 +195,9 @@ def render_text(result: EvalResult, summary: Mapping[str, JsonValue]) -> str:
         lines += ["", f"By question language: {key}", *pivot_table(result, summary, key, False, "by_language")]
     lines += ["", "Top hit's score (min / median / max)", *top_score_table(result, summary, markdown=False)]
     lines += ["", "Seconds per question", *timing_table(result, summary, markdown=False)]
+    reranker = rerank_table(result, markdown=False)
+    if reranker:
+        lines += ["", "Reranker outcomes", *reranker]
     for mode in result.modes:
         missed = misses(result, mode, k)
         if missed:
@@ -273,19 +205,10 @@ def render_text(result: EvalResult, summary: Mapping[str, JsonValue]) -> str:
     return "\n".join(lines)
 
 
-def _meta_value(value: JsonValue) -> str:
-    if isinstance(value, dict):
-        return "; ".join(f"{key}: {_meta_value(item)}" for key, item in value.items())
-    if isinstance(value, list):
-        return ", ".join(_meta_value(item) for item in value)
-    return "–" if value is None else str(value)
-
-
 def render_markdown(result: EvalResult, summary: Mapping[str, JsonValue]) -> str:
     """report.md: metadata, overall and per-type tables, top scores, every evidence miss with what ranked above."""
     k = result.ks[0]
-    meta_rows = [[key, _meta_value(value)] for key, value in result.meta.items()]
-    lines = ["# Retrieval evaluation", "", *_table(["", ""], meta_rows, markdown=True)]
+    lines = ["# Retrieval evaluation", "", *meta_table(result.meta)]
     lines += ["", "## Overall", "", *overall_table(result, summary, markdown=True)]
     lines += [
         "",
@@ -319,5 +242,17 @@ def render_markdown(result: EvalResult, summary: Mapping[str, JsonValue]) -> str
         "",
         *timing_table(result, summary, markdown=True),
     ]
+    reranker = rerank_table(result, markdown=True)
+    if reranker:
+        lines += [
+            "",
+            "## Reranker outcomes",
+            "",
+            "How often the model's order was used, and why it was not (each fallback keeps the fused order): "
+            "`malformed`, `wrong_shape`, `empty`, `unknown_id`, `duplicate_id`, `timeout`, `model_error`, "
+            "`too_few_candidates` (docs/api.md).",
+            "",
+            *reranker,
+        ]
     lines += ["", f"## Evidence misses at k = {k}", *_miss_lines(result, k)]
     return "\n".join(lines) + "\n"

@@ -37,6 +37,8 @@ class OllamaChatModel:
     ) -> None:
         self._cfg = cfg
         self._options: dict[str, float | int] = {"temperature": temperature, "num_ctx": num_ctx}
+        # The answer's cap: without one a small model that loops runs until the context is full.
+        self._stream_options: dict[str, float | int] = {**self._options, "num_predict": cfg.answer_tokens}
         self._complete_options: dict[str, float | int] = {**self._options, "num_predict": complete_tokens}
         # Temperature 0: a ranking should not change between two runs of the same question.
         self._json_options: dict[str, float | int] = {
@@ -57,12 +59,17 @@ class OllamaChatModel:
         await self._client.close()  # type: ignore[no-untyped-call]  # the client leaves close() unannotated
 
     async def stream(self, messages: Sequence[Message]) -> AsyncGenerator[ChatEvent, None]:
-        """Text deltas, then one ChatDone. Closing this iterator closes the HTTP stream, which stops Ollama."""
+        """Text deltas, then one ChatDone. Closing this iterator closes the HTTP stream, which stops Ollama.
+
+        At most `answer_tokens` tokens (`num_predict`); Ollama then ends with `done_reason: "length"`.
+        """
         payload = [{"role": m.role, "content": m.content} for m in messages]
         parts: AsyncIterator[ChatResponse] | None = None
         try:
             try:
-                parts = await self._client.chat(model=self.model, messages=payload, stream=True, options=self._options)
+                parts = await self._client.chat(
+                    model=self.model, messages=payload, stream=True, options=self._stream_options
+                )
             except Exception as exc:
                 raise self._mapped(exc) from exc
             while True:

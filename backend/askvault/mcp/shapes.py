@@ -67,6 +67,11 @@ class AskOutput(BaseModel):
     citations: list[int] = Field(description="The source numbers the answer cites")
     invalid_citations: list[int] = Field(description="Numbers the answer cites that match no source; disregard them")
     no_results: bool = Field(description="True when the model was not asked (nothing found, or abstained)")
+    truncated: bool = Field(
+        default=False,
+        description="True when the answer was cut (length limit, or the model kept repeating itself) and may end "
+        "mid-sentence",
+    )
     sources: list[AskSource] = Field(description="The numbered sources sent to the model, in [n] order")
     abstained: bool = Field(
         description="True when the notes did not seem to cover the question, so no model was asked; `closest` lists "
@@ -151,6 +156,7 @@ def ask_output(events: Sequence[Mapping[str, object]]) -> AskOutput:
         citations=citations,
         invalid_citations=_ints(done.get("invalid_citations")),
         no_results=bool(done.get("no_results", False)),
+        truncated=done.get("truncated") is True,
         sources=sources,
         # A sidecar without the decision always used what it found.
         abstained=decided.get("answer") is False,

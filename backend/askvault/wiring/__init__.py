@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
 from askvault.ask.pipeline import AnswerPipeline
@@ -107,15 +107,7 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
         searcher = HybridSearcher(catalog, keywords, dense, config.retrieval, visible=guard.visible, links=links)
         related = RelatedNotes(catalog, keywords, dense, visible=guard.visible)
         reranker = ChatReranker.from_params(_rerank_chat(config, chat, stack), config.retrieval)
-        pipeline = AnswerPipeline(
-            searcher,
-            chat,
-            config.prompt,
-            config.retrieval,
-            reranker=reranker if config.retrieval.rerank else None,
-            # Signals mean different things under different embedders (cosines of one model are not another's).
-            calibration=calibration_for(config.ollama.embed_model),
-        )
+        pipeline = _pipeline(config, searcher, chat, reranker)
         await indexer.load()
         if sync_vectors:
             await sync_dense(manifest, dense, vectors)
@@ -136,6 +128,48 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
             related=related,
             links=links,
         )
+
+
+def _pipeline(
+    config: Config, searcher: HybridSearcher, chat: OllamaChatModel, reranker: ChatReranker
+) -> AnswerPipeline:
+    return AnswerPipeline(
+        searcher,
+        chat,
+        config.prompt,
+        config.retrieval,
+        reranker=reranker if config.retrieval.rerank else None,
+        # Signals mean different things under different embedders (cosines of one model are not another's).
+        calibration=calibration_for(config.ollama.embed_model),
+    )
+
+
+@dataclass(frozen=True)
+class AnsweringModel:
+    chat: OllamaChatModel
+    pipeline: AnswerPipeline
+    """The engine's answer pipeline with this chat model (and, when reranking is on without its own
+    `rerank_model`, this model as the reranker too)."""
+
+
+@contextlib.asynccontextmanager
+async def answering_models(engine: Engine, models: Sequence[str]) -> AsyncIterator[dict[str, AnsweringModel]]:
+    """One answer pipeline per chat model over the engine's index (the evaluation compares models side by side);
+    the engine's own model reuses its pipeline. Clients made here are closed on exit."""
+    config = engine.config
+    async with contextlib.AsyncExitStack() as stack:
+        built: dict[str, AnsweringModel] = {}
+        for model in dict.fromkeys(models):
+            if model == config.ollama.chat_model:
+                built[model] = AnsweringModel(engine.chat, engine.pipeline)
+                continue
+            chat = OllamaChatModel(dataclasses.replace(config.ollama, chat_model=model))
+            stack.push_async_callback(chat.aclose)
+            reranker = engine.reranker
+            if not config.retrieval.rerank_model:
+                reranker = ChatReranker.from_params(chat, config.retrieval)
+            built[model] = AnsweringModel(chat, _pipeline(config, engine.searcher, chat, reranker))
+        yield built
 
 
 def _rerank_chat(config: Config, chat: OllamaChatModel, stack: contextlib.AsyncExitStack) -> OllamaChatModel:
