@@ -38,6 +38,8 @@ async def chat(fake_ollama: RunningOllama) -> AsyncIterator[OllamaChatModel]:
         ("What port?\nPostgres uses 5433.", None),
         ("x" * 400, None),
         ("What port<|im_end|>", None),
+        ("The one for the laundry does not run.", None),
+        ("Postgres listens on port 5433", None),
     ],
     ids=[
         "clean",
@@ -52,10 +54,29 @@ async def chat(fake_ollama: RunningOllama) -> AsyncIterator[OllamaChatModel]:
         "answers-too",
         "too-long",
         "template-token",
+        "an-answer-not-a-question",
+        "a-statement-without-a-stop",
     ],
 )
 def test_parse_rewrite(reply: str, expected: str | None) -> None:
     assert parse_rewrite(reply, "and its port?") == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        (
+            "list my runs in March",
+            "List the runs in March in my running log",
+            "List the runs in March in my running log",
+        ),
+        ("list my runs in March", "Which runs did I do in March?", "Which runs did I do in March?"),
+        ("and its port?", "Which port does Postgres use", None),
+    ],
+    ids=["a-request-may-stay-a-request", "a-request-may-become-a-question", "a-question-must-stay-one"],
+)
+def test_a_rewrite_keeps_a_question_a_question(question: str, reply: str, expected: str | None) -> None:
+    assert parse_rewrite(reply, question) == expected
 
 
 @pytest.mark.parametrize(

@@ -197,6 +197,7 @@ def test_summary_counts_rates_over_the_questions_they_apply_to() -> None:
     m = summary["m"]
     assert isinstance(m, dict)
     assert (m["questions"], m["answered"], m["abstained"], m["errors"]) == (5, 4, 1, 0)
+    assert (m["truncated"], m["hit_token_cap"], m["loop_stopped"]) == (0, 0, 0)
     assert m["citations_valid"] == {"n": 4, "yes": 3, "rate": 0.75}
     assert m["cites_every_source"] == {"n": 4, "yes": 0, "rate": 0.0}
     assert m["no_sentence"] == {"n": 4, "yes": 0, "rate": 0.0}
@@ -213,3 +214,33 @@ def test_summary_counts_rates_over_the_questions_they_apply_to() -> None:
 def test_summary_refuses_a_question_scored_twice_for_one_model() -> None:
     with pytest.raises(ValueError, match="scored twice"):
         summarise_answers([_score(), _score()])
+
+
+@pytest.mark.parametrize(
+    ("reasons", "cut"),
+    [
+        pytest.param(["stop", "stop"], (0, 0, 0), id="whole"),
+        pytest.param(["length", "repetition", "stop"], (2, 1, 1), id="one-of-each"),
+    ],
+)
+def test_cut_answers_are_counted_by_why(reasons: list[str], cut: tuple[int, int, int]) -> None:
+    scores = [
+        score_answer(
+            question_id=f"q{n}",
+            type="paraphrase",
+            model="m",
+            answerable=True,
+            values=(),
+            outcome="answered",
+            answer="Port 5433 [1].",
+            citations=(1,),
+            invalid_citations=(),
+            sent_evidence={1: True},
+            truncated=reason != "stop",
+            done_reason=reason,
+        )
+        for n, reason in enumerate(reasons)
+    ]
+    figures = summarise_answers(scores)["m"]
+    assert isinstance(figures, dict)
+    assert (figures["truncated"], figures["hit_token_cap"], figures["loop_stopped"]) == cut

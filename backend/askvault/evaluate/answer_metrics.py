@@ -101,7 +101,7 @@ class AnswerScore:
     answerable: bool
     outcome: Outcome
     truncated: bool
-    """The answer stopped at the length limit (`done_reason` "length")."""
+    """The answer was cut: the token cap (`done_reason` "length") or a loop the pipeline stopped ("repetition")."""
     citations: tuple[int, ...]
     invalid_citations: tuple[int, ...]
     citations_valid: bool | None
@@ -122,6 +122,8 @@ class AnswerScore:
     prompt_tokens: int | None
     completion_tokens: int | None
     error_code: str | None = None
+    done_reason: str | None = None
+    """Why the answer ended, as the done event says ("stop", "length", "repetition"); None without a done event."""
     cites_every_source: bool | None = None
     """Every sent source is cited (of two or more): a citation that picks nothing out; None unless answered."""
     has_sentence: bool | None = None
@@ -141,6 +143,7 @@ def score_answer(
     invalid_citations: Sequence[int],
     sent_evidence: Mapping[int, bool],
     truncated: bool = False,
+    done_reason: str | None = None,
     first_token_s: float | None = None,
     total_s: float = 0.0,
     prompt_tokens: int | None = None,
@@ -178,6 +181,7 @@ def score_answer(
         prompt_tokens=prompt_tokens,
         completion_tokens=completion_tokens,
         error_code=error_code,
+        done_reason=done_reason,
         cites_every_source=cites_every_source,
         has_sentence=bool(answer_sentences(answer)) if answered else None,
     )
@@ -212,6 +216,8 @@ def answer_figures(scores: Sequence[AnswerScore]) -> dict[str, JsonValue]:
         "abstained": sum(s.outcome == "abstained" for s in scores),
         "errors": sum(s.outcome == "error" for s in scores),
         "truncated": sum(s.truncated for s in scores),
+        "hit_token_cap": sum(s.done_reason == "length" for s in scores),
+        "loop_stopped": sum(s.done_reason == "repetition" for s in scores),
         "citations_valid": _rate(answered, lambda s: s.citations_valid),
         "cites_something": _rate(answered, lambda s: bool(s.citations)),
         "cites_every_source": _rate(answered, lambda s: s.cites_every_source),

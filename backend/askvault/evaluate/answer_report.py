@@ -109,7 +109,9 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("answered", "answered", "int"),
     ("abstained (no model asked)", "abstained", "int"),
     ("errors", "errors", "int"),
-    ("cut at the length limit", "truncated", "int"),
+    ("cut short", "truncated", "int"),
+    ("… at the token cap (length)", "hit_token_cap", "int"),
+    ("… a loop stopped (repetition)", "loop_stopped", "int"),
     ("citations all valid (of answered)", "citations_valid", "rate"),
     ("answers citing a source", "cites_something", "rate"),
     ("answers citing every sent source (of ≥ 2)", "cites_every_source", "rate"),
@@ -177,7 +179,7 @@ def _problems(run: AnswerRun) -> list[str]:
     if score.invalid_citations:
         found.append(f"cites unsent {', '.join(f'[{n}]' for n in score.invalid_citations)}")
     if score.truncated:
-        found.append("cut at the length limit")
+        found.append(f"cut short ({score.done_reason})")
     if not score.answerable and not score.declined:
         found.append("answered a negative")
     if score.grounded is False:

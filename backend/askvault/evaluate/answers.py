@@ -127,6 +127,7 @@ async def answer_question(question: Question, model: str, pipeline: AnswerPipeli
         invalid_citations=done.invalid_citations if done is not None else (),
         sent_evidence={source.n: source.has_evidence for source in sent},
         truncated=done.truncated if done is not None else False,
+        done_reason=done.done_reason if done is not None else None,
         first_token_s=first_token_s,
         total_s=total_s,
         prompt_tokens=metrics.prompt_tokens if metrics is not None else None,
