@@ -33,26 +33,30 @@ class Replay:
     which repeats as a two-line block)."""
 
 
+SIX = (1, 2, 3, 4, 5, 6)
+
 REPLAYS = [
     pytest.param(
         "smollm2-loop-one-line.ndjson",
         Replay(tokens=35, done_reason="repetition", repeated="The Greatest Story Ever Told"),
         id="one-line-loop",
     ),
-    pytest.param(
-        "smollm2-loop-two-lines.ndjson",
-        Replay(tokens=148, done_reason="repetition"),
-        id="two-line-loop",
-    ),
-    pytest.param(
-        "smollm2-loop-paragraph.ndjson",
-        Replay(tokens=185, done_reason="repetition"),
-        id="paragraph-loop",
-    ),
+    pytest.param("smollm2-loop-two-lines.ndjson", Replay(tokens=148, done_reason="repetition"), id="two-line-loop"),
+    pytest.param("smollm2-loop-paragraph.ndjson", Replay(tokens=185, done_reason="repetition"), id="paragraph-loop"),
     pytest.param(
         "smollm2-loop-twelve-lines.ndjson",
-        Replay(tokens=258, done_reason="repetition", citations=(1, 2, 3, 4, 5, 6)),
+        Replay(tokens=197, done_reason="repetition", citations=SIX),
         id="twelve-line-loop",
+    ),
+    pytest.param(
+        "smollm2-loop-code-block.ndjson",
+        Replay(tokens=554, done_reason="repetition", citations=(1, 2, 3)),
+        id="quoted-code-block-loop",
+    ),
+    pytest.param(
+        "smollm2-loop-citation-rows.ndjson",
+        Replay(tokens=79, done_reason="repetition", citations=SIX),
+        id="rows-of-citations",
     ),
     pytest.param(
         "smollm2-loop-in-a-code-fence.ndjson",
@@ -76,18 +80,26 @@ REPLAYS = [
     ),
     pytest.param(
         "smollm2-counting-citations.ndjson",
-        Replay(tokens=109, done_reason="repetition", citations=(1, 2, 3, 4, 5, 6), invalid=(7, 8)),
+        Replay(tokens=109, done_reason="repetition", citations=SIX, invalid=(7, 8)),
         id="counting-past-the-sources",
     ),
     pytest.param(
         "smollm2-counting-citations-in-a-line.ndjson",
-        Replay(tokens=175, done_reason="repetition", citations=(1, 2, 3, 4, 5, 6), invalid=(7, 8, 9, 10, 11)),
+        Replay(tokens=139, done_reason="repetition", citations=SIX, invalid=(7, 8, 9)),
         id="counting-past-the-sources-in-a-line",
     ),
     pytest.param(
-        "smollm2-bare-markers.ndjson",
-        Replay(tokens=35, done_reason="stop", citations=(1, 2, 3, 4, 5, 6)),
-        id="bare-markers",
+        "smollm2-counting-citations-to-226.ndjson",
+        Replay(tokens=233, done_reason="repetition", citations=SIX, invalid=tuple(range(7, 61))),
+        id="counting-to-226",
+    ),
+    pytest.param(
+        "smollm2-counting-dates-to-the-cap.ndjson",
+        Replay(tokens=1024, done_reason="length"),
+        id="counting-dates-ends-at-the-cap",
+    ),
+    pytest.param(
+        "smollm2-bare-markers.ndjson", Replay(tokens=35, done_reason="stop", citations=SIX), id="bare-markers"
     ),
 ]
 
@@ -117,15 +129,16 @@ async def test_a_recorded_answer_ends_as_promised(fake_ollama: RunningOllama, na
     if expected.repeated is not None:
         assert done.answer.count(expected.repeated) == (4 if len(expected.repeated) >= 20 else 8)
     recorded = json.loads(_lines(name)[-1])
-    if expected.done_reason == "stop":
-        # The model ended it: its own closing line's counts arrive.
-        assert done.metrics.completion_tokens == recorded["eval_count"]
-        assert done.metrics.prompt_tokens == recorded["prompt_eval_count"]
-    else:
+    if expected.done_reason == "repetition":
         # Recorded: the model ran on to its cap (Ollama's "length" after 1,024 tokens); replayed, the pipeline
         # stopped it long before and the model's counts never arrived.
         assert (recorded["done_reason"], recorded["eval_count"]) == ("length", 1024)
         assert (done.metrics.prompt_tokens, done.metrics.completion_tokens) == (None, None)
+    else:
+        # The model ended it, or its token cap did: its own closing line's counts arrive.
+        assert recorded["done_reason"] == expected.done_reason
+        assert done.metrics.completion_tokens == recorded["eval_count"]
+        assert done.metrics.prompt_tokens == recorded["prompt_eval_count"]
 
 
 async def test_a_list_of_bare_markers_cites_but_grounds_nothing(fake_ollama: RunningOllama) -> None:

@@ -20,9 +20,17 @@ TITLE = "The Greatest Story Ever Told"
         pytest.param("Intro.\n" + "The answer is:\nThe heap keeps getting bigger.\n" * 4, True, id="two-line-block"),
         pytest.param("- yes\n" * 10, False, id="short-lines-repeat-in-lists"),
         pytest.param("| Mon | rest | 0 km |\n| Tue | easy | 5 km |\n| Wed | rest | 0 km |\n", False, id="table"),
-        pytest.param("".join(f"The source is:\n\n[{n}]\n\n" for n in range(1, 7)) * 4, True, id="a-twelve-line-block"),
+        pytest.param("".join(f"The source is:\n\n[{n}]\n\n" for n in range(1, 7)) * 3, True, id="a-twelve-line-block"),
+        pytest.param("".join(f"The source is:\n\n[{n}]\n\n" for n in range(1, 7)), False, id="once-is-not-a-loop"),
+        pytest.param("Intro.\n" + "A line of four\nwords each here\n" * 3, False, id="a-short-block-three-times"),
+        pytest.param("[1] [2] [3] [4] [5] [6]\n\n" * 4, True, id="rows-of-citations"),
         pytest.param(
-            "".join(f"Line number {n} of the block\n" for n in range(17)) * 4, False, id="block-over-sixteen-lines"
+            "([4000, 6000], DEFAULT, [1]),\n([12000, 100], DEFAULT, [1]),\n" * 2,
+            False,
+            id="lists-in-code-keep-their-numbers",
+        ),
+        pytest.param(
+            "".join(f"Line number {n} of the block\n" for n in range(33)) * 4, False, id="block-over-32-lines"
         ),
         pytest.param("a\nb\nc\n" * 8, False, id="a-short-block"),
         pytest.param("".join(f"{n}. Postgres-2.0.1\n" for n in range(1, 9)), True, id="a-numbered-list-of-one-item"),

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import re
 
-from askvault.generate.citations import CITATION
-
 MIN_REPEATS = 4
 """Consecutive copies of a block before it counts as a loop; real answers do not say the same thing four times."""
-MAX_BLOCK_LINES = 16
-"""A 12-line block ("The source is:" / "[2]" … "[6]") was seen cycling."""
+LONG_BLOCK_LINES = 5
+LONG_BLOCK_REPEATS = 3
+"""A block of 5 lines or more counts as a loop at its third copy (a 20-line one barely fits four times into the
+token cap)."""
+MAX_BLOCK_LINES = 32
+"""Seen cycling: a 12-line block ("The source is:" / "[2]" … "[6]"), a 20-line one (a quoted compose file with its
+fence and two lines around it)."""
 MIN_BLOCK_CHARS = 20
 """Shorter blocks ("- yes", "| – |") repeat legitimately in lists and tables."""
 TAIL_CHARS = 8_000
@@ -22,32 +25,40 @@ copies of it ("n8n-n8n-…" in a code fence, "[ ] [ ] …", a sentence said agai
 _FILLER = frozenset(" \t\n-|:=_+")
 """What an aligned Markdown table pads and rules with: long runs of it are not a loop."""
 _LIST_MARKER = re.compile(r"^(?:[-*+]|\d{1,4}[.)])\s+")
+_COUNTED = re.compile(r"\[\s*\d{1,3}\s*\]")
+
+
+def _uncounted(text: str) -> str:
+    """Single citation markers with their numbers taken out: "[58] is a [59]" and "[59] is a [60]" read the same.
+    Lists and big numbers (`[4000, 100]` in code) keep theirs."""
+    return _COUNTED.sub("[#]", text)
 
 
 def _normalised(line: str) -> str:
-    """A line without its list marker or citation markers: a loop that counts ("87. Postgres", "[70]") is still
-    the same line."""
-    return CITATION.sub("", _LIST_MARKER.sub("", line.strip())).strip()
+    """A line without its list marker, its citations uncounted: a loop that counts ("87. Postgres", "[70]") is
+    still the same line."""
+    return _uncounted(_LIST_MARKER.sub("", line.strip())).strip()
 
 
 def _lines_repeat(text: str, min_repeats: int, max_block_lines: int, min_block_chars: int) -> bool:
     done = text[-TAIL_CHARS:].rpartition("\n")[0]
     lines = [line for line in (_normalised(raw) for raw in done.split("\n")) if line]
     for size in range(1, max_block_lines + 1):
-        if len(lines) < size * min_repeats:
+        repeats = min(min_repeats, LONG_BLOCK_REPEATS) if size >= LONG_BLOCK_LINES else min_repeats
+        if len(lines) < size * repeats:
             break
         block = lines[-size:]
         if sum(len(line) for line in block) < min_block_chars:
             continue
-        copies = [lines[len(lines) - size * (i + 1) : len(lines) - size * i] for i in range(min_repeats)]
+        copies = [lines[len(lines) - size * (i + 1) : len(lines) - size * i] for i in range(repeats)]
         if all(copy == block for copy in copies):
             return True
     return False
 
 
 def _run_repeats(text: str) -> bool:
-    # Citations out first, so "[58] is a [59] … [59] is a [60] …" repeats like the sentence it is.
-    tail = CITATION.sub("", text[-3 * MIN_RUN_CHARS - 4 * MAX_RUN_PERIOD :])
+    # Citations uncounted first, so "[58] is a [59] … [59] is a [60] …" repeats like the sentence it is.
+    tail = _uncounted(text[-3 * MIN_RUN_CHARS - 4 * MAX_RUN_PERIOD :])
     for period in range(1, MAX_RUN_PERIOD + 1):
         window = tail[-max(MIN_RUN_CHARS, MIN_REPEATS * period) :]
         if len(window) < max(MIN_RUN_CHARS, MIN_REPEATS * period):
@@ -64,10 +75,11 @@ def repeats_at_end(
     max_block_lines: int = MAX_BLOCK_LINES,
     min_block_chars: int = MIN_BLOCK_CHARS,
 ) -> bool:
-    """True when `text` ends in a loop: its last complete non-empty lines, list markers and citations aside, are
-    one block of 1..`max_block_lines` lines (at least `min_block_chars` long) written `min_repeats` times in a
-    row; or its end (citations aside) repeats one unit of at most `MAX_RUN_PERIOD` characters over at least
-    `MIN_RUN_CHARS` characters and `MIN_REPEATS` copies.
+    """True when `text` ends in a loop: its last complete non-empty lines, list markers and citation numbers aside,
+    are one block of 1..`max_block_lines` lines (at least `min_block_chars` long) written `min_repeats` times in a
+    row (`LONG_BLOCK_REPEATS` for a block of `LONG_BLOCK_LINES` or more); or its end (citation numbers aside)
+    repeats one unit of at most `MAX_RUN_PERIOD` characters over at least `MIN_RUN_CHARS` characters and
+    `MIN_REPEATS` copies.
 
     For the line rule the line being written (after the last newline) is not judged: it may be unfinished.
     """
