@@ -182,8 +182,13 @@ class Bm25Index:
         return len(self._snapshot.ids)
 
     def search(self, query: str, limit: int, allow: Callable[[str], bool] | None = None) -> KeywordResult:
-        """Top `limit` chunks, best first; ties go to the chunk that came first in the rebuild. `allow(chunk_id)`
-        is applied to every candidate before truncation, and `matched` counts the candidates it let through."""
+        """Top `limit` chunks, best first, by exact BM25: every chunk holding a query term is scored in full (no
+        candidate pruning), so the list is rank-bm25's `get_scores` order at any size (tests/store/
+        test_bm25_exact_large.py). Ties (equal float64 scores: the same terms as often in chunks as long) go
+        to the chunk that came first in the rebuild; the indexer rebuilds in manifest order, note path then
+        position in the note, after a watcher patch as after a full rebuild (docs/decisions.md, "Keyword
+        results at any size"). `allow(chunk_id)` is applied to every candidate before truncation, and `matched`
+        counts the candidates it let through."""
         if limit < 1:
             raise BadRequest(f"limit must be at least 1, got {limit}")
         snap = self._snapshot
