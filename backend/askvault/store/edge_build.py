@@ -111,8 +111,10 @@ def build_here(path: Path, dim: int, params: GraphParams) -> int:
 
 def main(argv: list[str]) -> int:
     path, dim, params = Path(argv[0]), int(argv[1]), GraphParams.from_json(json.loads(argv[2]))
-    with contextlib.suppress(OSError):
-        os.nice(10)  # a background job: the sidecar and Ollama come first
+    nice = getattr(os, "nice", None)  # POSIX only
+    if nice is not None:
+        with contextlib.suppress(OSError):
+            nice(10)  # a background job: the sidecar and Ollama come first
     build_here(path, dim, params)
     return 0
 

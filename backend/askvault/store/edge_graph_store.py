@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from uuid import UUID
 from typing import Literal
+from uuid import UUID
 
 from qdrant_edge import EdgeShard, Point, UpdateOperation
 
@@ -67,9 +69,9 @@ class GraphVectorStore(EdgeVectorStore):
     async def _build(self, params: GraphParams) -> bool:
         staging = self.path.with_name(self.path.name + STAGING)
         try:
-            await asyncio.to_thread(self._copy_for_build, staging)
+            await _finish_in_thread(self._copy_for_build, staging)
             await run_child(staging, self.dim, params)
-            await asyncio.to_thread(self._swap_in, staging, params)
+            await _finish_in_thread(self._swap_in, staging, params)
         except asyncio.CancelledError:
             self._journal = None
             await asyncio.to_thread(shutil.rmtree, staging, True)
@@ -107,6 +109,7 @@ class GraphVectorStore(EdgeVectorStore):
             self._swapping = True
             while self._active:
                 self._state.wait()
+            self._active += 1  # `close` waits for the swap as for any call
         try:
             old = self._shard
             if old is None:
@@ -137,5 +140,18 @@ class GraphVectorStore(EdgeVectorStore):
         finally:
             self._journal = None
             with self._state:
+                self._active -= 1
                 self._swapping = False
                 self._state.notify_all()
+
+
+async def _finish_in_thread(call: Callable[..., None], *args: object) -> None:
+    """Runs `call` in a worker thread; a cancel waits for the thread to finish first (it cannot be stopped), so
+    whatever the caller cleans up afterwards is no longer in use."""
+    future = asyncio.ensure_future(asyncio.to_thread(call, *args))
+    try:
+        await asyncio.shield(future)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await future
+        raise
