@@ -102,13 +102,16 @@ async def sync_dense(
     else:
         known = set()
     stored -= await _do_chores(manifest, store, chores, known)
-    pending = await asyncio.to_thread(manifest.unembedded, collection)
+    # Ids only: a first index of a million chunks would otherwise hold every text twice (here and in the catalog).
+    pending = await asyncio.to_thread(manifest.unembedded_ids, collection)
     total = await asyncio.to_thread(manifest.count_chunks)
     if not complete_before:
         _partial(dense, store, total - len(pending), total)
     done = 0
     for start in range(0, len(pending), EMBED_BATCH):
-        batch = pending[start : start + EMBED_BATCH]
+        ids = pending[start : start + EMBED_BATCH]
+        found = await asyncio.to_thread(manifest.get_chunks, ids)
+        batch = [found[chunk_id] for chunk_id in ids if chunk_id in found]  # one removed meanwhile is skipped
         try:
             vectors = await embedder.embed_documents([c.index_text for c in batch])
         except ModelError as exc:
@@ -120,7 +123,7 @@ async def sync_dense(
         if not complete_before:
             _partial(dense, store, total - len(pending) + done, total)
         if progress:
-            progress(Progress("embed", done, len(pending)))
+            progress(Progress("embed", start + len(ids), len(pending)))
     if sweep:
         await _sweep_orphans(manifest, store, collection, stored)
     if not complete_before:
