@@ -80,8 +80,9 @@ eval-answers: $(STAMP)
 eval-corpora: $(STAMP)
 	bash eval/run-corpora.sh
 
+# BENCH_ARGS="--sizes 1m --parts sizes" for the million-chunk row (not in the default run: about an hour).
 bench: $(STAMP)
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench $(BENCH_ARGS)
 
 # Long runs (about 40 min): 200 kill -9s over a changing vault, the fuzz corpus, disk full, load and soak.
 reliability: $(STAMP)

@@ -26,8 +26,10 @@ from bench.vector_engines import Spec, compare
 
 REPO = Path(__file__).resolve().parents[1]
 PARTS = ("sizes", "freshness", "answer", "sidecar", "engines")
-DEFAULT_SIZES = "1k,10k,50k,100k"
-"""The whole default suite takes ≈ 12 minutes on 2 shared cores (100k alone ≈ 3); `--sizes 1k,10k` for a quick look."""
+DEFAULT_SIZES = "1k,10k,50k,100k,300k"
+"""The default suite took ≈ 15-20 minutes on 2 shared cores up to 100k; 300k adds an estimated 20 (both it and 100k
+build a vector graph). `--sizes 1k,10k` for a quick look, `--sizes 1m` for the million (estimated ≈ 1 hour and
+≈ 12 GB at its peak with the floors, not yet run)."""
 
 
 @dataclass
@@ -53,12 +55,13 @@ class Options:
 
 
 def parse_sizes(text: str) -> list[int]:
-    """`1k,10k,200` → [1000, 10000, 200]."""
+    """`1k,10k,200,1m` → [1000, 10000, 200, 1000000]."""
     sizes = []
     for part in text.split(","):
         part = part.strip().lower()
+        scale = {"k": 1000, "m": 1_000_000}.get(part[-1:], 1)
         if part:
-            sizes.append(int(float(part[:-1]) * 1000) if part.endswith("k") else int(part))
+            sizes.append(int(float(part[:-1]) * scale) if scale > 1 else int(part))
     return sizes
 
 

@@ -92,6 +92,9 @@ STATUS: dict[str, object] = {
         },
         "failures": [{"path": "Bad.md", "reason": "invalid UTF-8 at byte 12"}],
         "dense": "ready",
+        "progress": None,
+        "dense_coverage": 1.0,
+        "dense_graph": "none",
         "redactions": {
             "total": 3,
             "by_kind": {"aws-access-key": 1, "password": 2},

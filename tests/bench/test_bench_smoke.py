@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from bench.retrieval import label
 
 from askvault.chunk import chunk_note
 from askvault.config import ChunkParams
@@ -21,11 +22,21 @@ from bench import report, suite, synth
         ("200", [200]),
         (" 100k , 2.5k ", [100_000, 2500]),
         ("", []),
+        ("300k,1m", [300_000, 1_000_000]),
     ],
-    ids=["default", "plain-number", "spaces-and-fraction", "empty"],
+    ids=["default", "plain-number", "spaces-and-fraction", "empty", "millions"],
 )
 def test_parse_sizes(text: str, sizes: list[int]) -> None:
     assert suite.parse_sizes(text) == sizes
+
+
+@pytest.mark.parametrize(
+    ("chunks", "shown"),
+    [(200, "200"), (1000, "1k"), (300_000, "300k"), (1_000_000, "1m"), (2_500, "2500")],
+    ids=["small", "thousand", "hundreds-of-thousands", "million", "odd"],
+)
+def test_size_labels(chunks: int, shown: str) -> None:
+    assert label(chunks) == shown
 
 
 @pytest.mark.parametrize(
@@ -93,6 +104,9 @@ def test_suite_writes_json_markdown_and_plot(tmp_path: Path) -> None:
     assert set(size["ratios"]) == {"dense_vs_numpy_p50", "keyword_vs_bm25s_p50", "keyword_rebuild_vs_bm25s_index"}
     assert set(size["index"]) >= {"notes_per_s", "chunks_per_s", "share_outside_embedding", "keyword_rebuild_s"}
     assert set(size["disk_mb_per_1k_chunks"]) >= {"total", "vectors", "manifest"}
+    assert size["keyword_top20_exact"] == 1.0  # the keyword leg is exact BM25, ties by rebuild order
+    assert size["keyword_top10_same_as_bm25s_up_to_ties"] == 1.0
+    assert (size["dense_search"], size["dense_top10_recall"]) == ("exact", 1.0)
     assert set(results["freshness"]) >= {
         "noop_reindex_s",
         "startup_open_s",

@@ -30,7 +30,7 @@ NOTES: dict[str, str | bytes] = {
 }
 REPORT_KEYS = {
     "indexed", "unchanged", "removed", "skipped", "failed", "chunks", "notes", "embedded", "dense",
-    "dense_problem", "seconds", "finished_at",
+    "dense_problem", "dense_graph", "seconds", "finished_at",
 }  # fmt: skip
 
 

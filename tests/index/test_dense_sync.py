@@ -58,7 +58,7 @@ def config_for(vault: Path, url: str, model: str = MODEL_A) -> Config:
     return engine_config(vault, vault.parent / "data", url, embed_model=model)
 
 
-async def test_model_switch_builds_a_new_collection_before_using_it(vault: Path, fake_ollama: RunningOllama) -> None:
+async def test_model_switch_serves_the_new_collection_as_it_fills(vault: Path, fake_ollama: RunningOllama) -> None:
     first = await index_once(config_for(vault, fake_ollama.url))
     fake_ollama.fake.embed_models[MODEL_B] = DIM_B
     config = config_for(vault, fake_ollama.url, MODEL_B)
@@ -67,12 +67,13 @@ async def test_model_switch_builds_a_new_collection_before_using_it(vault: Path,
 
     async with open_engine(config, sync_vectors=False) as engine:
         assert not engine.dense.usable  # the old model's vectors are never compared with the new model's queries
-        during: list[tuple[str, bool]] = []
+        during: list[tuple[str, object, float]] = []
         searches: list[asyncio.Future[SearchResult]] = []
 
         def on_progress(progress: Progress) -> None:
             if progress.phase == "embed":
-                during.append((engine.dense.state, engine.dense.store is None))
+                store = engine.dense.store
+                during.append((engine.dense.state, getattr(store, "collection", None), engine.dense.coverage))
                 searches.append(asyncio.ensure_future(engine.searcher.search("port 5433", 3)))
 
         engine.indexer.add_listener(on_progress)
@@ -81,10 +82,10 @@ async def test_model_switch_builds_a_new_collection_before_using_it(vault: Path,
         after = await engine.searcher.search("listener port 5433", 3, "dense")
 
         assert during
-        assert all(state == ("building", True) for state in during)
+        # Never the old model's vectors: the new collection, from its first batch, with the share it covers.
+        assert all(state == "building" and name == COLLECTION_B and 0 < share <= 1 for state, name, share in during)
         for result in results:
-            assert not result.dense_available
-            assert all(hit.dense_rank is None for hit in result.hits)
+            assert result.dense_available
             assert paths(result)[0] == "Homelab/Postgres.md"
         assert (report.dense, report.embedded, report.unchanged) == ("ready", first.chunks, 3)
         assert engine.dense.state == "ready"

@@ -149,6 +149,7 @@ def test_vector_bookkeeping(manifest: Manifest) -> None:
     edited = [replace(chunks[0], index_text="Postgres › rewritten"), *chunks[1:]]
     record(manifest, path, edited, fingerprint="fp2")
     assert [c.id for c in manifest.unembedded("nomic@768")] == [chunks[0].id, chunks[2].id]
+    assert manifest.unembedded_ids("nomic@768") == [chunks[0].id, chunks[2].id]
     assert manifest.embedded_ids("nomic@768") == {chunks[0].id, chunks[1].id}
 
     # Vectors the store lost are forgotten; their chunks need embedding again.

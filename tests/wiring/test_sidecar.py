@@ -75,9 +75,17 @@ async def sidecar(make_vault: VaultWriter, tmp_path: Path, fake_ollama: RunningO
     async with aiohttp.ClientSession() as session:
         car = Sidecar(url=info.url, token=token, config=config, session=session)
         await car.eventually(lambda: _has(car, "5433", "Homelab/Postgres.md"), "the start-up index run")
+        # Keyword search answers before the run has embedded anything: wait for the run itself to end.
+        await car.eventually(lambda: _idle(car), "the start-up index run to finish")
         yield car
     stop.set()
     await asyncio.wait_for(task, WAIT_S)
+
+
+async def _idle(car: Sidecar) -> bool:
+    async with car.session.get(f"{car.url}/api/status", headers=car.headers()) as response:
+        status = await response.json()
+    return bool(status["index"]["state"] == "idle" and status["index"]["dense"] == "ready")
 
 
 async def _has(car: Sidecar, query: str, path: str) -> bool:

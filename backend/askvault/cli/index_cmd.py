@@ -14,7 +14,8 @@ from tqdm import tqdm
 from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
 from askvault.config import Config
 from askvault.index.report import IndexReport, Progress
-from askvault.wiring import open_engine
+from askvault.store.protocol import GraphIndexed
+from askvault.wiring import Engine, open_engine
 
 
 @click.command()
@@ -53,11 +54,29 @@ async def _run(config: Config, full: bool, allow_mass_delete: bool, show_progres
 
         remove = engine.indexer.add_listener(on_progress)
         try:
-            return await engine.indexer.run(full=full, allow_mass_delete=allow_mass_delete)
+            report = await engine.indexer.run(full=full, allow_mass_delete=allow_mass_delete)
         finally:
             remove()
             for bar in bars.values():
                 bar.close()
+        report.dense_graph = await _wait_for_graph(engine, show_progress)
+        return report
+
+
+async def _wait_for_graph(engine: Engine, show_progress: bool) -> str:
+    """A big vault's vector graph is built in the background after embedding; the command waits for it (a
+    sidecar would build it again otherwise). Ctrl-C stops the build; searches are exact until one completes."""
+    store = engine.dense.store
+    if not isinstance(store, GraphIndexed):
+        return "none"
+    if store.graph_state == "building":
+        with tqdm(desc="vector graph (big vault)", bar_format="{desc}: {elapsed}", file=sys.stderr,
+                  disable=not show_progress) as bar:  # fmt: skip
+            waiting = asyncio.ensure_future(store.wait_graph())
+            while not waiting.done():
+                await asyncio.wait([waiting], timeout=1.0)
+                bar.refresh()
+    return store.graph_state
 
 
 def format_summary(report: IndexReport, vault: Path) -> str:
@@ -67,7 +86,8 @@ def format_summary(report: IndexReport, vault: Path) -> str:
         f"— {report.notes} notes, {report.chunks} chunks in {report.seconds:.2f} s.",
     ]
     if report.dense == "ready":
-        lines.append(f"Dense search: ready ({report.embedded} chunks embedded this run).")
+        graph = "; approximate (HNSW graph) for unfiltered searches" if report.dense_graph == "ready" else ""
+        lines.append(f"Dense search: ready ({report.embedded} chunks embedded this run{graph}).")
     else:
         lines.append(f"Dense search: {report.dense} — {report.dense_problem or 'not ready yet'}. Keyword search works.")
     lines.extend(format_redactions(report.redactions))

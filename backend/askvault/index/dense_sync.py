@@ -13,7 +13,7 @@ from askvault.errors import ModelError, ModelMissing, ModelUnreachable
 from askvault.index.report import Progress
 from askvault.retrieve.dense import DenseIndex
 from askvault.store.manifest import Manifest
-from askvault.store.protocol import VectorStore
+from askvault.store.protocol import GraphIndexed, VectorStore
 
 log = logging.getLogger(__name__)
 
@@ -90,8 +90,8 @@ async def sync_dense(
         store = await factory.open(collection, dim)
     complete_before = manifest.get_meta(ACTIVE_COLLECTION) == collection
     if not complete_before:
-        # A new model: keep queries off the half-built collection until every chunk has a vector.
-        dense.state, dense.store = "building", None
+        # A new model: queries leave the old model's collection at once and use the new one as it fills.
+        dense.state, dense.store, dense.coverage = "building", None, 0.0
     sweep = sweep or not complete_before
     stored: set[str] = set()
     if sweep:
@@ -102,10 +102,16 @@ async def sync_dense(
     else:
         known = set()
     stored -= await _do_chores(manifest, store, chores, known)
-    pending = await asyncio.to_thread(manifest.unembedded, collection)
+    # Ids only: a first index of a million chunks would otherwise hold every text twice (here and in the catalog).
+    pending = await asyncio.to_thread(manifest.unembedded_ids, collection)
+    total = await asyncio.to_thread(manifest.count_chunks)
+    if not complete_before:
+        _partial(dense, store, total - len(pending), total)
     done = 0
     for start in range(0, len(pending), EMBED_BATCH):
-        batch = pending[start : start + EMBED_BATCH]
+        ids = pending[start : start + EMBED_BATCH]
+        found = await asyncio.to_thread(manifest.get_chunks, ids)
+        batch = [found[chunk_id] for chunk_id in ids if chunk_id in found]  # one removed meanwhile is skipped
         try:
             vectors = await embedder.embed_documents([c.index_text for c in batch])
         except ModelError as exc:
@@ -114,8 +120,10 @@ async def sync_dense(
         await store.upsert(batch, vectors)
         await asyncio.to_thread(manifest.mark_embedded, collection, [(c.id, manifest.content_hash(c)) for c in batch])
         done += len(batch)
+        if not complete_before:
+            _partial(dense, store, total - len(pending) + done, total)
         if progress:
-            progress(Progress("embed", done, len(pending)))
+            progress(Progress("embed", start + len(ids), len(pending)))
     if sweep:
         await _sweep_orphans(manifest, store, collection, stored)
     if not complete_before:
@@ -123,8 +131,21 @@ async def sync_dense(
         for retired in await factory.retire_others(keep=collection):
             # Its vectors are gone with its folder: coming back to that model must embed everything again.
             await asyncio.to_thread(manifest.forget_collection, retired)
-    dense.store, dense.state, dense.problem = store, "ready", None
+    dense.store, dense.state, dense.problem, dense.coverage = store, "ready", None, 1.0
     return done
+
+
+async def start_graph(dense: DenseIndex) -> None:
+    """Lets a complete collection give itself a graph in the background once it is big enough."""
+    store = dense.store
+    if dense.state == "ready" and isinstance(store, GraphIndexed):
+        await store.ensure_graph()
+
+
+def _partial(dense: DenseIndex, store: VectorStore, embedded: int, total: int) -> None:
+    """A collection being built answers from the vectors it has (none yet: no store)."""
+    if dense.state == "building" and embedded > 0:
+        dense.store, dense.coverage = store, embedded / max(1, total)
 
 
 async def _forget_lost(manifest: Manifest, stored: set[str], collection: str) -> set[str]:

@@ -16,10 +16,11 @@ from askvault.chunk import CHUNKER_VERSION, boilerplate_candidates, chunk_note
 from askvault.config import ChunkParams, VaultConfig
 from askvault.errors import AskVaultError, NoteError, StoreError, VaultError, VaultLooksEmpty
 from askvault.index.changes import ChangeBatch
-from askvault.index.dense_sync import VectorChores, VectorStoreFactory, sync_dense
+from askvault.index.dense_sync import VectorChores, VectorStoreFactory, start_graph, sync_dense
 from askvault.index.language import NoteLanguages
 from askvault.index.note_links import link_targets
 from askvault.index.privacy import IndexPrivacy, redactions_in
+from askvault.index.refresh import KeywordRefresh
 from askvault.index.report import IndexReport, Problem, Progress
 from askvault.index.safety import refuse_mass_delete
 from askvault.index.scan import NoteFile, VaultFilter, read_note_bytes, scan_vault
@@ -149,17 +150,8 @@ class Indexer:
         return await self._finish(report, started)
 
     async def _finish(self, report: IndexReport, started: float, watcher: bool = False) -> IndexReport:
-        # Stale vectors missed here (a crash) are swept as orphans by the next full run's dense sync; a watcher
-        # batch skips the sweep, which lists every vector in the store.
-        try:
-            report.embedded = await sync_dense(
-                self._manifest, self._dense, self._vectors, self._emit, self._chores, sweep=not watcher
-            )
-        except StoreError as exc:
-            # A full disk or a damaged vector folder costs dense search, never the run or the keyword index:
-            # the manifest holds the notes, and the next sync resumes (orphans swept, missing vectors added).
-            log.warning("dense search off: %s", exc.message)
-            self._dense.state, self._dense.problem = "off", f"the vector store failed — {exc.message}"
+        # Keyword search first: every committed note is searchable before its vectors exist, which for a big
+        # vault means hours before (embedding is the slow part).
         if self._dirty or not len(self._catalog):
             # A quiet periodic reconcile changes nothing, and new vectors change no keyword: skip the rebuild.
             self._emit(Progress("keyword", 0, 1))
@@ -168,6 +160,19 @@ class Indexer:
                 await self._worker.run(self._patch_keyword)
             else:
                 await self._worker.run(self._rebuild_keyword)
+        # Stale vectors missed here (a crash) are swept as orphans by the next full run's dense sync; a watcher
+        # batch skips the sweep, which lists every vector in the store.
+        try:
+            report.embedded = await sync_dense(
+                self._manifest, self._dense, self._vectors, self._emit, self._chores, sweep=not watcher
+            )
+            if not watcher:
+                await start_graph(self._dense)
+        except StoreError as exc:
+            # A full disk or a damaged vector folder costs dense search, never the run or the keyword index:
+            # the manifest holds the notes, and the next sync resumes (orphans swept, missing vectors added).
+            log.warning("dense search off: %s", exc.message)
+            self._dense.state, self._dense.problem = "off", f"the vector store failed — {exc.message}"
         report.notes = self._manifest.count_notes()
         report.chunks = self._manifest.count_chunks()
         report.redactions = redactions_in(self._catalog.snapshot())
@@ -194,6 +199,7 @@ class Indexer:
         resolver = LinkResolver(on_disk)
         self._find_boilerplate(scan.notes, resolver)
         total = len(scan.notes)
+        refresh = KeywordRefresh(len(self._catalog), time.monotonic())
         for done, note_file in enumerate(scan.notes, start=1):
             self._worker.check_abort()
             known = stored.get(note_file.path)
@@ -206,7 +212,11 @@ class Indexer:
             ):
                 report.unchanged += 1
             else:
-                self._index_note(note_file, resolver, report)
+                chunks = self._index_note(note_file, resolver, report)
+                if refresh.due(chunks, time.monotonic()):
+                    # A first index of a big vault takes many minutes before embedding even starts.
+                    self._rebuild_keyword()
+                    loop.call_soon_threadsafe(self._emit, Progress("notes", done, total, note_file.path))
             if done % 25 == 0 or done == total:
                 loop.call_soon_threadsafe(self._emit, Progress("notes", done, total, note_file.path))
         for path in gone:
@@ -271,8 +281,9 @@ class Indexer:
 
     def _index_note(
         self, note_file: NoteFile, resolver: LinkResolver, report: IndexReport, known: NoteStat | None = None
-    ) -> None:
-        """Parse, chunk and commit one note in one transaction; on any failure its old chunks stay.
+    ) -> int:
+        """Parse, chunk and commit one note in one transaction; on any failure its old chunks stay. Returns how
+        many chunks it committed.
 
         With `known` (a watcher event), a note whose bytes, size and mtime are all as recorded is left alone.
         """
@@ -287,13 +298,13 @@ class Indexer:
                 note_file.mtime_ns,
             ):
                 report.unchanged += 1
-                return
+                return 0
             text = decode_note(data)
             note = parse_note(note_file.path, text, resolver, self._vault.opt_out_key)
             if note.opted_out:
                 self._remove(self._manifest.remove_note(note_file.path))
                 report.skipped.append(Problem(note_file.path, f"opted out ({self._vault.opt_out_key}: false)"))
-                return
+                return 0
             parsed, note = note, self._privacy.prepare(note).note  # excluded headings dropped, secrets redacted
             chunks = chunk_note(note, self._chunking, mtime=note_file.mtime_ns / 1e9, boilerplate=self._boilerplate)
             language = self._languages.of(note)
@@ -311,15 +322,15 @@ class Indexer:
         except AskVaultError as exc:
             report.failed.append(Problem(note_file.path, exc.message))
             log.warning("skipped %s: %s", note_file.path, exc.message)
-            return
+            return 0
         except OSError as exc:
             report.failed.append(Problem(note_file.path, exc.strerror or type(exc).__name__))
             log.warning("could not read %s: %s", note_file.path, exc.strerror)
-            return
+            return 0
         except Exception as exc:  # a bug in one stage must cost one note, never the run (its old chunks stay)
             log.exception("indexing %s failed", note_file.path)
             report.failed.append(Problem(note_file.path, f"internal error ({type(exc).__name__}: {exc})"))
-            return
+            return 0
         for notice in (w for w in note.warnings if w.startswith(PLAIN_TEXT_NOTICE)):
             report.notices.append(Problem(note_file.path, notice))
             log.info("%s: %s", note_file.path, notice)
@@ -328,6 +339,7 @@ class Indexer:
         self._remove(delta.removed + delta.changed)
         self._chores.restamped.update(delta.restamped)
         report.indexed += 1
+        return len(chunks)
 
     def _remove(self, chunk_ids: Iterable[str]) -> None:
         """Queues stale vectors for deletion by the next dense sync (see `_finish`)."""

@@ -27,6 +27,8 @@ class IndexReport:
     embedded: int = 0
     dense: str = "off"
     dense_problem: str | None = None
+    dense_graph: str = "none"
+    """`ready` once a big vault's vectors have an HNSW graph (`askvault index` waits for its build)."""
     seconds: float = 0.0
     finished_at: str | None = None
     redactions: dict[str, object] = field(default_factory=dict)

@@ -193,7 +193,8 @@ class HybridSearcher:
         # literal words wins, so an exact ID or port beats a look-alike the embedder cannot tell apart.
         rankings = {"keyword": [r.chunk_id for r in keyword], "dense": [r.chunk_id for r in dense]}
         hits: list[Hit] = []
-        weights = {"keyword": self._params.keyword_weight, "dense": self._params.dense_weight}
+        # A collection still being filled weighs what share of the chunks it covers (1 once complete).
+        weights = {"keyword": self._params.keyword_weight, "dense": self._params.dense_weight * self._dense.coverage}
         if self._params.fusion == "scores" and mode == "hybrid":
             if self._params.keyword_coverage:
                 weights["keyword"] *= vocabulary_coverage(terms)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -67,6 +67,9 @@ class TermCounts:
     def of(self, chunk_id: str, text: str, language: str = "") -> ChunkTerms:
         cached = self._by_id.get(chunk_id)
         if cached is not None and (cached.text is text or cached.text == text) and cached.language == language:
+            if cached.text is not text:
+                # Hold the caller's copy (the catalog's), not the one read before it: one copy of each text.
+                cached = self._by_id[chunk_id] = replace(cached, text=text)
             return cached
         counted = Counter(self._tokenizer.tokenize(text, language))
         numbers = self._numbers

@@ -336,6 +336,14 @@ class Manifest:
         )
         return [row_chunk(row) for row in self._all("read unembedded", sql, (collection,))]
 
+    def unembedded_ids(self, collection: str) -> list[str]:
+        """The ids of `unembedded`, in its order: a big vault's chunks are then read a batch at a time."""
+        sql = (
+            "SELECT c.id FROM chunks c LEFT JOIN vectors v ON v.collection = ? AND v.chunk_id = c.id "
+            "AND v.content_hash = c.content_hash WHERE v.chunk_id IS NULL ORDER BY c.path, c.ordinal"
+        )
+        return [str(row[0]) for row in self._all("read unembedded", sql, (collection,))]
+
     def embedded_ids(self, collection: str) -> set[str]:
         """Ids of existing chunks with a vector in `collection` (stale or not); the store's other ids are orphans."""
         rows = self._all("read vectors", "SELECT chunk_id FROM vectors WHERE collection = ?", (collection,))

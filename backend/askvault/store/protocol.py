@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from askvault.model import Chunk, RankedId, SearchFilters, TermStat
 
@@ -90,3 +90,22 @@ class KeywordIndex(Protocol):
         ...
 
     def __len__(self) -> int: ...
+
+
+@runtime_checkable
+class GraphIndexed(VectorStore, Protocol):
+    """A vector store that gives itself an approximate (HNSW graph) index once it is big enough, built in the
+    background; searches meanwhile stay as they were (`store.edge_graph_store.GraphVectorStore`)."""
+
+    @property
+    def graph_state(self) -> str:
+        """`none` (every search exact), `building` or `ready` (unfiltered searches walk the graph)."""
+        ...
+
+    async def ensure_graph(self) -> bool:
+        """Starts a background build when one is due; True while one runs."""
+        ...
+
+    async def wait_graph(self) -> bool:
+        """Waits for a running build; True when the store has a graph."""
+        ...

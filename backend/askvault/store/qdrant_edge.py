@@ -2,6 +2,8 @@
 
 Search is exact (brute force over float32 vectors, filters applied inside the scan): at vault sizes it is a
 millisecond or two, recall is 1.0 by construction and there is no HNSW graph to build; see docs/decisions.md.
+A shard that was given a graph (`edge_graph`, built off-process by `edge_build`) answers unfiltered searches
+from it.
 Every engine call runs in a worker thread (the engine releases the GIL); writes are serialised by a lock and
 `close` waits for calls still running, so a shard is never closed under a query.
 """
@@ -14,7 +16,7 @@ import threading
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar, cast
+from typing import Self, TypeVar, cast
 
 from qdrant_edge import (
     Distance,
@@ -32,12 +34,13 @@ from qdrant_edge import (
     QueryRequest,
     RangeFloat,
     ScrollRequest,
-    SearchParams,
     UpdateOperation,
 )
 
 from askvault.errors import StoreError
 from askvault.model import Chunk, RankedId, SearchFilters
+from askvault.store.edge_build import read_marker, recover, shard_config
+from askvault.store.edge_graph import search_params
 from askvault.store.payload import (
     CHUNK_ID,
     FOLDERS,
@@ -61,6 +64,9 @@ MIN_FREE_BYTES = 64 * 1024 * 1024
 the whole process with SIGBUS instead of failing. Below this much free space writes are refused with a
 StoreError (dense search turns off with that sentence; the manifest and keyword search carry on)."""
 _UPSERT_BATCH = 256
+_FILTERED = (FOLDERS, TAGS)
+"""The keyword fields filters match (with the float `mtime`): `chunk_id` and `path` are only read back, and an
+index on them would hold every chunk's id and path in memory (≈ 1 KB a point together, 1 GB at a million)."""
 _SCROLL_PAGE = 2048
 
 # Folders opened by this process: a second open would fail on the engine's lock, and dropping an open
@@ -121,9 +127,14 @@ class EdgeVectorStore:
         self._write_lock = threading.Lock()
         self._state = threading.Condition()
         self._active = 0
+        self._graph = read_marker(path)
+        """The graph's parameters when the shard has one (unfiltered searches use it), else None."""
+        self._journal: set[str] | None = None
+        """Point ids written while a graph is built on a copy: replayed into the copy when it is swapped in."""
+        self._swapping = False
 
     @classmethod
-    async def open(cls, dir: Path, collection: str, dim: int) -> EdgeVectorStore:
+    async def open(cls, dir: Path, collection: str, dim: int) -> Self:
         """Opens (or creates) the collection's shard in `dir/<collection>`; its vectors must have `dim` values."""
         if dim <= 0:
             raise ValueError(f"vector dimension must be positive, not {dim}")
@@ -143,10 +154,11 @@ class EdgeVectorStore:
     @staticmethod
     def _load_or_create(path: Path, collection: str, dim: int) -> EdgeShard:
         _check_free_space(path)
+        recover(path)
         exists = (path / _CONFIG_FILE).is_file()
         try:
             if exists:
-                shard = EdgeShard.load(str(path), _config(dim))
+                shard = EdgeShard.load(str(path), shard_config(path, dim))
             else:
                 path.mkdir(parents=True, exist_ok=True)
                 shard = EdgeShard.create(str(path), _config(dim))
@@ -159,9 +171,12 @@ class EdgeVectorStore:
             raise StoreError(f"cannot open vector collection {collection!r} at {path}: {_describe(exc)}") from exc
         try:
             indexed = set(shard.info().payload_schema)
-            for field in KEYWORD_FIELDS:
+            for field in _FILTERED:
                 if field not in indexed:
                     shard.update(UpdateOperation.create_field_index(field, PayloadSchemaType.Keyword))
+            for field in set(KEYWORD_FIELDS) - set(_FILTERED):
+                if field in indexed:  # made by earlier versions; never matched, ~0.5 KB a point each
+                    shard.update(UpdateOperation.delete_field_index(field))
             if MTIME not in indexed:
                 shard.update(UpdateOperation.create_field_index(MTIME, PayloadSchemaType.Float))
         except Exception as exc:
@@ -185,9 +200,14 @@ class EdgeVectorStore:
     def path(self) -> Path:
         return self._path
 
-    def _run(self, action: str, call: Callable[[EdgeShard], T], *, write: bool = False) -> T:
-        """Runs in a worker thread; counts itself active so `close` waits for it."""
+    def _run(
+        self, action: str, call: Callable[[EdgeShard], T], *, write: bool = False, touched: Sequence[str] = ()
+    ) -> T:
+        """Runs in a worker thread; counts itself active so `close` (and a graph swap) waits for it. A write
+        names the point ids it `touched`, for the journal of a graph build."""
         with self._state:
+            while self._swapping:
+                self._state.wait()
             shard = self._shard
             if shard is None:
                 raise StoreError(f"vector collection {self._collection!r} is closed")
@@ -196,6 +216,8 @@ class EdgeVectorStore:
             if write:
                 _check_free_space(self._path)
                 with self._write_lock:
+                    if self._journal is not None:
+                        self._journal.update(touched)
                     return call(shard)
             return call(shard)
         except StoreError:
@@ -224,7 +246,8 @@ class EdgeVectorStore:
                 ]
                 shard.update(UpdateOperation.upsert_points(points))
 
-        await asyncio.to_thread(self._run, "upsert", write, write=True)
+        touched = [point_id(chunk.id) for chunk in chunks]
+        await asyncio.to_thread(self._run, "upsert", write, write=True, touched=touched)
 
     async def delete(self, chunk_ids: Sequence[str]) -> None:
         if not chunk_ids:
@@ -234,7 +257,7 @@ class EdgeVectorStore:
         def write(shard: EdgeShard) -> None:
             shard.update(UpdateOperation.delete_points(list(ids)))
 
-        await asyncio.to_thread(self._run, "delete", write, write=True)
+        await asyncio.to_thread(self._run, "delete", write, write=True, touched=[str(i) for i in ids])
 
     async def refresh_payload(self, chunks: Sequence[Chunk]) -> None:
         """Rewrites path/tags/mtime of chunks whose text (and so vector) did not change."""
@@ -245,16 +268,18 @@ class EdgeVectorStore:
             for chunk in chunks:
                 shard.update(UpdateOperation.set_payload([point_id(chunk.id)], chunk_payload(chunk)))
 
-        await asyncio.to_thread(self._run, "payload update", write, write=True)
+        touched = [point_id(chunk.id) for chunk in chunks]
+        await asyncio.to_thread(self._run, "payload update", write, write=True, touched=touched)
 
     def _request(self, vector: Sequence[float], limit: int, filters: SearchFilters) -> QueryRequest:
+        where = edge_filter(filters)
         return QueryRequest(
             limit=limit,
             query=Query.Nearest([float(x) for x in vector]),
-            filter=edge_filter(filters),
+            filter=where,
             with_payload=[CHUNK_ID],
             with_vector=False,
-            params=SearchParams(exact=True),
+            params=search_params(self._graph, filtered=where is not None),
         )
 
     async def search(self, vector: Sequence[float], limit: int, filters: SearchFilters) -> list[RankedId]:
@@ -319,8 +344,9 @@ class EdgeVectorStore:
         try:
             with self._write_lock:
                 # Vacuums deleted points when enough have piled up; cheap on plain segments. It writes new
-                # segments, so not on a nearly full disk (the next close does it).
-                if shutil.disk_usage(self._path).free >= MIN_FREE_BYTES:
+                # segments, so not on a nearly full disk (the next close does it). Never on a graph shard: that
+                # would rebuild the graph in this process (its next build vacuums it).
+                if self._graph is None and shutil.disk_usage(self._path).free >= MIN_FREE_BYTES:
                     shard.optimize()
                 shard.flush()
         except Exception as exc:

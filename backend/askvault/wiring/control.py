@@ -8,9 +8,11 @@ import logging
 from collections.abc import AsyncIterator, Mapping
 
 from askvault.errors import AskVaultError
+from askvault.index.eta import RateMeter
 from askvault.index.privacy import redactions_in
 from askvault.index.report import Problem, Progress
 from askvault.model import Chunk
+from askvault.store.protocol import GraphIndexed
 from askvault.wiring import Engine
 from askvault.wiring.models import ModelMonitor
 
@@ -29,6 +31,7 @@ class EngineControl:
         self._task: asyncio.Task[None] | None = None
         self._subscribers: set[asyncio.Queue[Mapping[str, object]]] = set()
         self._run_error: Problem | None = None
+        self._meter = RateMeter()
         engine.indexer.add_listener(self._on_progress)
         models.add_listener(self._on_models)
 
@@ -65,10 +68,22 @@ class EngineControl:
                 "last_run": last_run,
                 "failures": [{"path": p.path, "reason": p.reason} for p in failures[:MAX_FAILURES_SHOWN]],
                 "dense": engine.dense.state,
+                **self._big_vault_parts(indexing),
                 "redactions": redactions_in(engine.catalog.snapshot()),
             },
             "models": self._models.snapshot(),
             "store": engine.store_kind,
+        }
+
+    def _big_vault_parts(self, indexing: bool) -> dict[str, object]:
+        """`progress` (the current phase's rate and time left, while indexing), `dense_coverage` (share of the
+        chunks dense search can find) and `dense_graph` (whether dense search walks an HNSW graph)."""
+        dense = self._engine.dense
+        store = dense.store
+        return {
+            "progress": self._meter.estimate().to_json() if indexing else None,
+            "dense_coverage": round(dense.coverage, 4) if dense.usable else 0.0,
+            "dense_graph": store.graph_state if isinstance(store, GraphIndexed) else "none",
         }
 
     async def start_reindex(self, full: bool) -> bool:
@@ -128,6 +143,7 @@ class EngineControl:
             queue.put_nowait(event)
 
     def _on_progress(self, progress: Progress) -> None:
+        self._meter.update(progress)
         indexing = progress.phase != "done"
         self._publish(
             {

@@ -5,19 +5,25 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from askvault.store.edge_graph import GraphParams
+from askvault.store.edge_graph_store import GraphVectorStore
 from askvault.store.protocol import VectorStore
-from askvault.store.qdrant_edge import EdgeVectorStore, drop_collection, list_collections
+from askvault.store.qdrant_edge import drop_collection, list_collections
 from askvault.store.qdrant_server import ServerVectorStore, server_collection
 
 log = logging.getLogger(__name__)
 
+DEFAULT_GRAPH = GraphParams()
+
 
 class EdgeFactory:
-    """Embedded Qdrant engine (qdrant-edge): one folder per collection under `<data dir>/vectors`."""
+    """Embedded Qdrant engine (qdrant-edge): one folder per collection under `<data dir>/vectors`; a collection
+    of `graph.min_points` vectors or more gets an HNSW graph (None: every collection stays exact)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, graph: GraphParams | None = DEFAULT_GRAPH) -> None:
         self._root = root
-        self._open: dict[str, EdgeVectorStore] = {}
+        self._graph = graph
+        self._open: dict[str, GraphVectorStore] = {}
 
     @property
     def kind(self) -> str:
@@ -26,7 +32,8 @@ class EdgeFactory:
     async def open(self, collection: str, dim: int) -> VectorStore:
         store = self._open.get(collection)
         if store is None:
-            store = await EdgeVectorStore.open(self._root, collection, dim)
+            store = await GraphVectorStore.open(self._root, collection, dim)
+            store.wanted = self._graph
             self._open[collection] = store
         return store
 

@@ -1,0 +1,97 @@
+"""Approximate dense search for big vaults: the HNSW settings of an embedded shard and the search parameters.
+
+Below `GraphParams.min_points` vectors a shard stays plain and every search is exact (see docs/decisions.md,
+"Embedded vector engine"). Above it, the shard gets an HNSW graph over int8-quantised copies of its vectors
+held in memory, the float32 originals left on disk (memory-mapped, read back only to rescore the candidates), and
+unfiltered searches walk the graph; filtered ones stay exact, since the payload index narrows their scan and
+HNSW loses recall under selective filters. The values are chosen by `python -m bench.ann` (bench/README.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from qdrant_edge import (
+    Distance,
+    EdgeConfig,
+    EdgeOptimizersConfig,
+    EdgeVectorParams,
+    HnswIndexConfig,
+    Memory,
+    QuantizationSearchParams,
+    ScalarQuantizationConfig,
+    ScalarType,
+    SearchParams,
+)
+
+NEVER_KB = 2**31 - 1
+"""An indexing threshold no segment reaches: the serving process never builds a graph itself (`optimize` holds
+the GIL for the whole build, which would freeze the sidecar for minutes); a child process does (`edge_build`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GraphParams:
+    min_points: int = 100_000
+    """Vectors from which a shard gets a graph. Below it exact search costs ≤ 10 ms at 384-d, ≈ 20-25 ms at 768-d,
+    recall is 1.0 and there is no build; at 100k × 768 a graph answers in 1-2 ms."""
+    m: int = 32
+    ef_construct: int = 256
+    ef: int = 512
+    """Candidates the graph search keeps (`hnsw_ef`; the dense leg asks for 50 hits). With m = 32 it keeps
+    recall@10 ≥ 0.99 and recall@50 ≥ 0.98 on all-minilm vectors up to 100k (bench/README.md, `bench.ann`);
+    m = 16 or ef = 256 fall below 0.98 from 50k."""
+    quantize: bool = True
+    """int8 scalar quantisation in memory, float32 originals on disk; candidates are rescored with the originals."""
+    oversampling: float = 2.0
+    build_threads: int = 1
+    """Threads of the graph build (0: one per core): one leaves a core to the sidecar and to Ollama."""
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> GraphParams:
+        known = {key: data[key] for key in cls.__dataclass_fields__ if key in data}
+        return cls(**known)  # type: ignore[arg-type]  # the values were written by to_json
+
+
+def plain_config(dim: int) -> EdgeConfig:
+    """Plain segments only: `optimize` vacuums deleted points and never spends seconds building a graph."""
+    return EdgeConfig(
+        vectors=EdgeVectorParams(size=dim, distance=Distance.Cosine),
+        optimizers=EdgeOptimizersConfig(indexing_threshold=0),
+    )
+
+
+def graph_config(dim: int, params: GraphParams, *, build: bool) -> EdgeConfig:
+    """The shard's settings once it has a graph. `build` (the child process) lets `optimize` index every
+    segment; otherwise no segment is ever indexed in-process (`NEVER_KB`)."""
+    quantization = None
+    originals = Memory.Cached
+    if params.quantize:
+        quantization = ScalarQuantizationConfig(type=ScalarType.Int8, quantile=0.99, memory=Memory.Cached)
+        originals = Memory.Cold
+    return EdgeConfig(
+        vectors=EdgeVectorParams(size=dim, distance=Distance.Cosine, memory=originals),
+        hnsw_config=HnswIndexConfig(
+            m=params.m,
+            ef_construct=params.ef_construct,
+            full_scan_threshold=10_000,
+            max_indexing_threads=params.build_threads,
+        ),
+        quantization_config=quantization,
+        optimizers=EdgeOptimizersConfig(indexing_threshold=1 if build else NEVER_KB),
+    )
+
+
+def search_params(params: GraphParams | None, *, filtered: bool) -> SearchParams:
+    """Exact without a graph or under a filter (over the original vectors, never their int8 copies); otherwise
+    the graph, its candidates rescored with the originals."""
+    if params is None:
+        return SearchParams(exact=True)
+    if filtered:
+        return SearchParams(exact=True, quantization=QuantizationSearchParams(ignore=True) if params.quantize else None)
+    quantization = None
+    if params.quantize:
+        quantization = QuantizationSearchParams(rescore=True, oversampling=params.oversampling)
+    return SearchParams(hnsw_ef=params.ef, quantization=quantization)

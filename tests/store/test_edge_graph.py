@@ -1,0 +1,158 @@
+"""The embedded store's HNSW graph on the real engine: built by a child on a copy, swapped in, writes kept."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from askvault.model import SearchFilters
+from askvault.store.edge_build import MARKER, RETIRED, STAGING, needs_graph, read_marker, recover
+from askvault.store.edge_graph import GraphParams
+from askvault.store.edge_graph_store import GraphVectorStore
+from tests.store.vector_cases import DIM, FILTER_CASES, check_search_is_exact, corpus, embed
+
+COLLECTION = "nomic-embed-text@64"
+SMALL = GraphParams(min_points=100, m=8, ef_construct=32, ef=64)
+"""A graph from 100 points, so a test vault gets one in a second."""
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[GraphVectorStore]:
+    opened = await GraphVectorStore.open(tmp_path / "vectors", COLLECTION, DIM)
+    opened.wanted = SMALL
+    yield opened
+    await opened.close()
+
+
+async def fill(store: GraphVectorStore, n: int) -> None:
+    chunks = corpus(n)
+    await store.upsert(chunks, embed([c.index_text for c in chunks]))
+
+
+@pytest.mark.parametrize(
+    ("points", "indexed", "graph", "wanted", "due"),
+    [
+        (99, 0, None, SMALL, False),
+        (100, 0, None, SMALL, True),
+        (1_000, 950, SMALL, SMALL, False),
+        (1_000, 899, SMALL, SMALL, True),
+        (10**6, 0, None, None, False),
+    ],
+    ids=["below-threshold", "at-threshold", "graph-covers-most", "too-much-outside-the-graph", "graphs-off"],
+)
+def test_when_a_graph_is_due(
+    points: int, indexed: int, graph: GraphParams | None, wanted: GraphParams | None, due: bool
+) -> None:
+    assert needs_graph(points, indexed, graph, wanted) is due
+
+
+async def test_a_small_shard_stays_exact(store: GraphVectorStore) -> None:
+    await fill(store, 60)
+
+    assert await store.ensure_graph() is False
+    assert store.graph_state == "none"
+    await check_search_is_exact(store, corpus(60), SearchFilters())
+
+
+async def test_graph_is_built_off_process_and_keeps_the_writes_made_meanwhile(store: GraphVectorStore) -> None:
+    chunks = corpus(150)
+    vectors = embed([c.index_text for c in chunks])
+    await store.upsert(chunks[:120], vectors[:120])
+
+    assert await store.ensure_graph() is True
+    assert store.graph_state in ("building", "ready")  # "ready" only if the child already finished
+    # Searches and writes go on during the build; whether they land before or after the copy, none is lost.
+    for _ in range(200):
+        if store._journal is not None:
+            break
+        await asyncio.sleep(0.01)
+    await store.upsert(chunks[120:], vectors[120:])
+    await store.delete([chunks[0].id, chunks[1].id])
+    changed = replace(chunks[2], tags=("moved",))
+    await store.refresh_payload([changed])
+    during = await store.search(vectors[5], 3, SearchFilters())
+    assert during[0].chunk_id == chunks[5].id
+
+    assert await store.wait_graph() is True
+
+    assert store.graph_state == "ready"
+    assert read_marker(store.path) == SMALL
+    assert not store.path.with_name(store.path.name + STAGING).exists()
+    assert await store.ids() == {c.id for c in chunks[2:]}
+    assert (await store.search(vectors[130], 1, SearchFilters()))[0].chunk_id == chunks[130].id
+    assert [r.chunk_id for r in await store.search(vectors[2], 1, SearchFilters(tag="moved"))] == [chunks[2].id]
+    for removed in (vectors[0], vectors[1]):
+        assert {r.chunk_id for r in await store.search(removed, 148, SearchFilters())}.isdisjoint(
+            {chunks[0].id, chunks[1].id}
+        )
+
+
+async def test_a_graph_shard_answers_filtered_searches_exactly(store: GraphVectorStore) -> None:
+    await fill(store, 150)
+    await store.ensure_graph()
+    assert await store.wait_graph()
+
+    for case in FILTER_CASES:
+        filters = case.values[0]
+        assert isinstance(filters, SearchFilters)
+        if not filters.is_empty():  # the graph answers only unfiltered searches
+            await check_search_is_exact(store, corpus(150), filters)
+
+
+async def test_the_graph_survives_a_reopen(tmp_path: Path) -> None:
+    first = await GraphVectorStore.open(tmp_path / "vectors", COLLECTION, DIM)
+    first.wanted = SMALL
+    await fill(first, 150)
+    await first.ensure_graph()
+    assert await first.wait_graph()
+    await first.close()
+
+    again = await GraphVectorStore.open(tmp_path / "vectors", COLLECTION, DIM)
+    try:
+        assert again.graph_state == "ready"
+        assert await again.count() == 150
+        vector = embed([corpus(150)[42].index_text])[0]
+        assert (await again.search(vector, 1, SearchFilters()))[0].chunk_id == corpus(150)[42].id
+        again.wanted = SMALL
+        assert await again.ensure_graph() is False  # the graph covers everything: nothing to rebuild
+    finally:
+        await again.close()
+
+
+async def test_closing_during_a_build_cancels_it_and_leaves_the_shard_as_it_was(tmp_path: Path) -> None:
+    store = await GraphVectorStore.open(tmp_path / "vectors", COLLECTION, DIM)
+    store.wanted = SMALL
+    await fill(store, 150)
+    await store.ensure_graph()
+    await store.close()
+
+    assert not store.path.with_name(store.path.name + STAGING).exists()
+    again = await GraphVectorStore.open(tmp_path / "vectors", COLLECTION, DIM)
+    try:
+        assert again.graph_state in ("none", "ready")  # cancelled before the swap, or just after it
+        assert await again.count() == 150
+    finally:
+        await again.close()
+
+
+def test_recover_finishes_or_undoes_an_interrupted_swap(tmp_path: Path) -> None:
+    path = tmp_path / "shard"
+    retired = path.with_name(path.name + RETIRED)
+    staging = path.with_name(path.name + STAGING)
+
+    retired.mkdir()  # moved away, the new one never arrived: the old one comes back
+    (retired / MARKER).write_text("{}", encoding="utf-8")
+    staging.mkdir()
+    recover(path)
+    assert (path / MARKER).is_file()
+    assert not retired.exists()
+    assert not staging.exists()
+
+    retired.mkdir()  # the swap was done, only the cleanup was not
+    recover(path)
+    assert path.is_dir()
+    assert not retired.exists()
