@@ -8,6 +8,7 @@ import type { AskInput } from "./plugin/host";
 import { TokenStore } from "./plugin/tokenStore";
 import { type AskVaultSettings, DEFAULT_SETTINGS, parseSettings } from "./settings";
 import { ChatView } from "./ui/chatView";
+import { commandModals } from "./ui/modals";
 import { RelatedView } from "./ui/relatedView";
 import { AskVaultSettingTab } from "./ui/settingTab";
 import { StatusBar } from "./ui/statusBar";
@@ -28,7 +29,7 @@ export default class AskVaultPlugin extends Plugin {
 		this.registerView(VIEW_TYPE_RELATED, (leaf) => new RelatedView(leaf, this));
 		this.registerHoverLinkSource(VIEW_TYPE_RELATED, { display: RELATED_HOVER_DISPLAY, defaultMod: false });
 		this.addRibbonIcon(CHAT_ICON, "Open chat", () => void this.openChat());
-		registerCommands(this, this);
+		registerCommands(this, this, commandModals(this.app, this));
 		this.addSettingTab(new AskVaultSettingTab(this.app, this, this));
 
 		const statusEl = this.addStatusBarItem();

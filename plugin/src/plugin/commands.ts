@@ -2,9 +2,15 @@
 
 import { Notice, type Plugin, type TFile } from "obsidian";
 import { aboutNote, aboutSelection, type NoteRef } from "../answer/question";
-import { AskModal } from "../ui/askModal";
-import { SearchModal } from "../ui/searchModal";
 import type { AskInput, AskVaultHost } from "./host";
+
+/** The modals commands open, passed in (src/ui/modals.ts) so this module stays free of views. */
+export interface CommandModals {
+	/** Prompts for a question (under `context`, such as `About "Kodi"`, when given) and hands it over. */
+	askQuestion(context: string | null, onQuestion: (question: string) => void): void;
+	/** Hybrid search as you type; choosing a result opens it. */
+	searchVault(): void;
+}
 
 export interface CommandHost extends AskVaultHost {
 	openChat(): Promise<unknown>;
@@ -16,7 +22,7 @@ function noteRef(file: TFile): NoteRef {
 	return { path: file.path, title: file.basename };
 }
 
-export function registerCommands(plugin: Plugin, host: CommandHost): void {
+export function registerCommands(plugin: Plugin, host: CommandHost, modals: CommandModals): void {
 	const { app } = plugin;
 
 	plugin.addCommand({
@@ -28,7 +34,7 @@ export function registerCommands(plugin: Plugin, host: CommandHost): void {
 	plugin.addCommand({
 		id: "ask",
 		name: "Ask a question",
-		callback: () => new AskModal(app, null, (question) => void host.askInChat({ question })).open(),
+		callback: () => modals.askQuestion(null, (question) => void host.askInChat({ question })),
 	});
 
 	plugin.addCommand({
@@ -40,10 +46,10 @@ export function registerCommands(plugin: Plugin, host: CommandHost): void {
 			if (!checking) {
 				const note = noteRef(file);
 				const context = `About "${note.title}"`;
-				new AskModal(app, context, (question) => {
+				modals.askQuestion(context, (question) => {
 					const scoped = aboutNote(question, note);
 					void host.askInChat({ question, text: scoped.question, context: scoped.context, filters: scoped.filters });
-				}).open();
+				});
 			}
 			return true;
 		},
@@ -59,10 +65,10 @@ export function registerCommands(plugin: Plugin, host: CommandHost): void {
 				const file = ctx.file;
 				const note = file ? noteRef(file) : null;
 				const label = note ? `About a selection in "${note.title}"` : "About a selection";
-				new AskModal(app, label, (question) => {
+				modals.askQuestion(label, (question) => {
 					const scoped = aboutSelection(question, selection, note);
 					void host.askInChat({ question, text: scoped.question, context: scoped.context });
-				}).open();
+				});
 			}
 			return true;
 		},
@@ -71,7 +77,7 @@ export function registerCommands(plugin: Plugin, host: CommandHost): void {
 	plugin.addCommand({
 		id: "search",
 		name: "Search vault",
-		callback: () => new SearchModal(app, host.connection.client, host.settings.topK).open(),
+		callback: () => modals.searchVault(),
 	});
 
 	plugin.addCommand({
