@@ -2,6 +2,7 @@
 
 import type { ConnectionState } from "../sidecar/events";
 import type { Redactions } from "../sidecar/wire";
+import { describeIndexing, meanwhile } from "./progress";
 
 export interface StatusLine {
 	text: string;
@@ -13,23 +14,22 @@ export interface StatusLine {
 export function describeConnection(state: ConnectionState): StatusLine {
 	if (!state.connected) {
 		const reason = state.error?.message ?? "Not connected yet.";
-		const unauthorised = state.error?.status === 401;
-		return {
-			text: unauthorised ? "Ask Vault: wrong token" : "Ask Vault: disconnected",
-			detail: reason,
-			level: "down",
-		};
+		return { text: `Ask Vault: ${downText(state)}`, detail: reason, level: "down" };
 	}
 	const problems = [state.models?.embed.problem, state.models?.chat.problem].filter(
 		(p): p is string => typeof p === "string" && p !== "",
 	);
 	const parts: string[] = [];
 	let level: StatusLine["level"] = "ok";
+	let progress: string[] = [];
 	if (state.index?.state === "indexing") {
-		parts.push(`indexing ${state.index.done}/${state.index.total}`);
+		const line = describeIndexing(state.index, state.status);
+		parts.push(line.text);
+		progress = line.detail;
 		level = "busy";
 	} else {
 		parts.push("ready");
+		progress = meanwhile(state.status);
 	}
 	if (problems.length > 0) {
 		parts.push(...problems);
@@ -38,11 +38,20 @@ export function describeConnection(state: ConnectionState): StatusLine {
 	const vault = state.status?.vault;
 	const detailParts = [
 		vault ? `${vault.notes} notes, ${vault.chunks} chunks indexed.` : "Connected.",
+		...progress,
 		state.status?.index.dense === "off" ? "Keyword search only: the embedding model is unavailable." : "",
 		describeRedactions(state.status?.index.redactions ?? null),
 		...problems,
 	].filter((p) => p !== "");
 	return { text: `Ask Vault: ${parts.join(" · ")}`, detail: detailParts.join(" "), level };
+}
+
+/** Why there is no connection, in a few words: the token, the API version (which side to update), or none. */
+function downText(state: ConnectionState): string {
+	const error = state.error;
+	if (error?.status === 401) return "wrong token";
+	if (error?.kind === "incompatible") return error.code === "update_plugin" ? "update the plugin" : "update askvault";
+	return "disconnected";
 }
 
 /** "Secrets redacted from the index: 3 (password 2, aws-access-key 1)." — counts by kind, largest first; "" when not reported. */

@@ -11,6 +11,17 @@ import type { TokenStore } from "./tokenStore";
 
 /** Discovery files are re-read at most this often (every request resolves the endpoint). */
 const DISCOVERY_TTL_MS = 2000;
+/**
+ * While the sidecar indexes, /api/status is read this often for the phase, rate and time left (the event stream
+ * carries counts only). The sidecar's rate is measured over the last minute and the estimate is shown in minutes,
+ * so a few seconds keep it current at one small request each.
+ */
+export const STATUS_POLL_MS = 5000;
+
+/** While an index run or a search graph build goes on, the status is read again for its progress. */
+function shouldPoll(state: ConnectionState): boolean {
+	return state.connected && (state.index?.state === "indexing" || state.status?.index.dense_graph === "building");
+}
 
 export class SidecarConnection {
 	readonly client: SidecarClient;
@@ -21,6 +32,9 @@ export class SidecarConnection {
 	private child: SidecarProcess | null = null;
 	private stopped = false;
 	private indexState: "idle" | "indexing" | null = null;
+	private pollTimer: number | null = null;
+	/** Bumped by every reconnect, so a status read from the endpoint before it is not folded in after. */
+	private generation = 0;
 	lastEndpoint: ResolvedEndpoint | null = null;
 
 	constructor(
@@ -38,6 +52,8 @@ export class SidecarConnection {
 				this.listeners.forEach((l) => l(state));
 				// Progress events carry no counts: after a run, note, chunk and redaction counts come from the status.
 				if (finished) void this.refreshStatus();
+				if (shouldPoll(state)) this.schedulePoll();
+				else this.cancelPoll();
 			},
 			{ setTimeout: (fn, ms) => window.setTimeout(fn, ms), clearTimeout: (id) => window.clearTimeout(id) },
 		);
@@ -65,6 +81,7 @@ export class SidecarConnection {
 
 	stop(): void {
 		this.stopped = true;
+		this.cancelPoll();
 		this.watcher.stop();
 		this.child?.stop();
 		this.child = null;
@@ -73,6 +90,7 @@ export class SidecarConnection {
 	/** After the URL or token changed: forget what discovery cached and reconnect now. */
 	reconnect(): void {
 		this.discoveredAt = 0;
+		this.generation += 1;
 		this.watcher.reconnectNow();
 	}
 
@@ -88,11 +106,28 @@ export class SidecarConnection {
 		this.reconnect();
 	}
 
+	/** One status read after STATUS_POLL_MS; the state change it brings schedules the next while indexing goes on. */
+	private schedulePoll(): void {
+		if (this.pollTimer !== null || this.stopped) return;
+		this.pollTimer = window.setTimeout(() => {
+			this.pollTimer = null;
+			void this.refreshStatus();
+		}, STATUS_POLL_MS);
+	}
+
+	private cancelPoll(): void {
+		if (this.pollTimer !== null) window.clearTimeout(this.pollTimer);
+		this.pollTimer = null;
+	}
+
 	private async refreshStatus(): Promise<void> {
+		const generation = this.generation;
 		try {
-			this.watcher.applyStatus(await this.client.status());
+			const status = await this.client.status();
+			if (generation === this.generation) this.watcher.applyStatus(status);
 		} catch {
-			// The event stream reports a lost sidecar; a failed refresh only keeps the older counts.
+			// The event stream reports a lost sidecar; a failed refresh only keeps the older counts (and polls again).
+			if (shouldPoll(this.state)) this.schedulePoll();
 		}
 	}
 

@@ -24,6 +24,7 @@ import {
 	statusBody,
 	type StatusBody,
 } from "./wire";
+import { checkApiVersion } from "./version";
 
 /** The subset of `window.fetch` the client needs. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
@@ -38,9 +39,10 @@ export interface Endpoint {
  * What went wrong, in a form the UI can show as written:
  * `http` — the sidecar answered with an error body (its `code`/`message`);
  * `network` — it could not be reached; `protocol` — it answered something this plugin cannot read;
- * `aborted` — the caller stopped the request.
+ * `aborted` — the caller stopped the request; `incompatible` — it speaks another API version (`code` says which
+ * side to update: `update_plugin` or `update_sidecar`).
  */
-export type SidecarErrorKind = "http" | "network" | "protocol" | "aborted";
+export type SidecarErrorKind = "http" | "network" | "protocol" | "aborted" | "incompatible";
 
 export class SidecarError extends Error {
 	constructor(
@@ -61,7 +63,13 @@ export function isAbort(e: unknown): boolean {
 	);
 }
 
+/** The routes that are read to learn a sidecar's API version; every other route waits until it matches. */
+const VERSION_ROUTES = new Set(["/api/health", "/api/status", "/api/events"]);
+
 export class SidecarClient {
+	/** The last sidecar seen speaking another API version: no request it could misread is sent to it. */
+	private incompatible: { baseUrl: string; error: SidecarError } | null = null;
+
 	constructor(
 		private readonly endpoint: () => Endpoint | Promise<Endpoint>,
 		private readonly fetchFn: FetchLike,
@@ -80,7 +88,8 @@ export class SidecarClient {
 	}
 
 	async status(signal?: AbortSignal): Promise<StatusBody> {
-		return this.json(statusBody, await this.request("GET", "/api/status", undefined, signal));
+		const [res, baseUrl] = await this.send("GET", "/api/status", undefined, signal);
+		return this.json(statusBody, res, (value) => this.checkVersion(value, baseUrl));
 	}
 
 	async search(req: SearchRequest, signal?: AbortSignal): Promise<SearchBody> {
@@ -128,8 +137,24 @@ export class SidecarClient {
 
 	/** Streams `GET /api/events` (status first, then index progress, model changes and heartbeats). */
 	async *events(signal?: AbortSignal): AsyncGenerator<ServerEvent, void, undefined> {
-		const res = await this.request("GET", "/api/events", undefined, signal);
-		yield* this.stream(res, parseServerEvent, signal);
+		const [res, baseUrl] = await this.send("GET", "/api/events", undefined, signal);
+		const parseEvent = (value: unknown): ServerEvent | null => {
+			if (isPlainObject(value) && value.type === "status") this.checkVersion(value.status, baseUrl);
+			return parseServerEvent(value);
+		};
+		yield* this.stream(res, parseEvent, signal);
+	}
+
+	/** Throws (and remembers, for this sidecar) when a status body speaks another API version. */
+	private checkVersion(status: unknown, baseUrl: string): void {
+		const mismatch = checkApiVersion(status);
+		if (mismatch === null) {
+			if (this.incompatible?.baseUrl === baseUrl) this.incompatible = null;
+			return;
+		}
+		const error = new SidecarError("incompatible", `update_${mismatch.update}`, mismatch.message);
+		this.incompatible = { baseUrl, error };
+		throw error;
 	}
 
 	private async *stream<T>(
@@ -144,7 +169,7 @@ export class SidecarClient {
 				try {
 					event = parseEvent(value);
 				} catch (e) {
-					throw protocolError(e);
+					throw e instanceof SidecarError ? e : protocolError(e);
 				}
 				if (event !== null) yield event;
 			}
@@ -160,7 +185,20 @@ export class SidecarClient {
 		signal: AbortSignal | undefined,
 		auth = true,
 	): Promise<Response> {
+		return (await this.send(method, path, body, signal, auth))[0];
+	}
+
+	/** Sends one request; returns the response with the base URL it went to. */
+	private async send(
+		method: "GET" | "POST",
+		path: string,
+		body: unknown,
+		signal: AbortSignal | undefined,
+		auth = true,
+	): Promise<[Response, string]> {
 		const { baseUrl, token } = await this.endpoint();
+		const known = this.incompatible;
+		if (known?.baseUrl === baseUrl && !VERSION_ROUTES.has(path)) throw known.error;
 		const headers: Record<string, string> = {};
 		if (auth && token) headers.Authorization = `Bearer ${token}`;
 		const init: RequestInit = { method, headers, signal, cache: "no-store" };
@@ -175,16 +213,17 @@ export class SidecarClient {
 			throw this.wrap(e, signal, baseUrl);
 		}
 		if (!res.ok) throw await httpError(res);
-		return res;
+		return [res, baseUrl];
 	}
 
-	private async json<T>(schema: Schema<T>, res: Response): Promise<T> {
+	private async json<T>(schema: Schema<T>, res: Response, check?: (value: unknown) => void): Promise<T> {
 		let value: unknown;
 		try {
 			value = await res.json();
 		} catch (e) {
 			throw new SidecarError("protocol", "bad_json", `The sidecar sent a body that is not JSON (${errorText(e)}).`);
 		}
+		check?.(value);
 		try {
 			return parse(schema, value);
 		} catch (e) {

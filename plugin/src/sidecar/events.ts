@@ -127,6 +127,9 @@ export class EventsWatcher {
 		let failure: SidecarError;
 		try {
 			for await (const event of this.source.events(controller.signal)) {
+				// A stream replaced by a newer attempt (the URL or token changed) may still hand over a line it had
+				// read; what it says is about the old endpoint.
+				if (controller.signal.aborted) break;
 				this.armIdle(controller);
 				if (event.type === "status") this.attempt = 0;
 				this.set(applyServerEvent(this.state, event));

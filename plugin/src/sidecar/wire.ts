@@ -17,6 +17,17 @@ const redactions = obj({
 });
 export type Redactions = Infer<typeof redactions>;
 
+/** The current phase of an index run: items (notes, or chunks when embedding) per second and seconds left. */
+const indexProgress = obj({
+	// Plain text, not a closed list: a phase a newer sidecar adds must not make the whole status unreadable.
+	phase: str,
+	done: num,
+	total: num,
+	rate_per_s: withDefault(nullable(num), null),
+	eta_s: withDefault(nullable(num), null),
+});
+export type IndexRunProgress = Infer<typeof indexProgress>;
+
 export const statusBody = obj({
 	api_version: num,
 	version: str,
@@ -38,6 +49,11 @@ export const statusBody = obj({
 		),
 		failures: withDefault(arr(obj({ path: str, reason: str })), []),
 		dense: literal("ready", "building", "off"),
+		/** Null when idle, and from a sidecar that does not report it (all three fields are additive within version 1). */
+		progress: withDefault(nullable(indexProgress), null),
+		/** Share of chunks dense search answers from (0–1); null from a sidecar that does not report it. */
+		dense_coverage: withDefault(nullable(num), null),
+		dense_graph: withDefault(literal("none", "building", "ready"), "none"),
 		/** Secrets redacted in the current index; null from a sidecar that does not report them. */
 		redactions: nullable(redactions),
 	}),
