@@ -1,9 +1,10 @@
 // End-to-end, in Node: the plugin's desktop code (discovery, auto-start) against the REAL sidecar (`askvault serve`),
 // with the fake Ollama server as its only stand-in.
 import assert from "node:assert/strict";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { freePort, waitFor } from "./lib.mjs";
+import { copyVault, freePort, waitFor } from "./lib.mjs";
 import { ASKVAULT, env, useE2E } from "./setup.mjs";
 
 useE2E({ browser: false });
@@ -18,18 +19,25 @@ describe("the plugin's desktop code against the real sidecar (Node)", () => {
 		const { discover, parseSettings, serveArgs, startSidecar } = await import("./.build/desktop.mjs");
 		const port = await freePort();
 		const dataDir = path.join(env.tmp, "data-autostart");
+		// A vault of its own whose Obsidian Excluded files name Recipes/: the sidecar reads them, the plugin passes none.
+		const vault = await copyVault(path.join(env.tmp, "autostart"));
+		await mkdir(path.join(vault, ".obsidian"), { recursive: true });
+		await writeFile(path.join(vault, ".obsidian", "app.json"), JSON.stringify({ userIgnoreFilters: ["Recipes/"] }));
 		const settings = parseSettings({
 			sidecarUrl: `http://127.0.0.1:${port}`,
 			dataDir,
 			embedModel: "all-minilm",
 			chatModel: "llama3.2:3b",
-			exclusions: ["Recipes/"],
+			// Saved by builds that had an "Excluded folders" setting: loads, and is not passed on.
+			exclusions: ["Homelab/"],
 		});
 		process.env.OLLAMA_HOST = env.ollamaUrl; // Obsidian users run Ollama at its default URL
-		const child = await startSidecar(ASKVAULT, serveArgs(settings, env.vault));
+		const args = serveArgs(settings, vault);
+		assert.ok(!args.includes("--exclude"), args.join(" "));
+		const child = await startSidecar(ASKVAULT, args);
 		try {
 			const found = await waitFor("discovery of the spawned sidecar", async () => {
-				const d = await discover(env.vault, dataDir);
+				const d = await discover(vault, dataDir);
 				return d.url && d.token ? d : null;
 			}, 60_000);
 			assert.equal(found.url, `http://127.0.0.1:${port}`);
@@ -38,7 +46,7 @@ describe("the plugin's desktop code against the real sidecar (Node)", () => {
 				const body = await res.json();
 				return body.index.state === "idle" && body.vault.notes > 0 ? body : null;
 			}, 60_000);
-			assert.equal(status.vault.notes, 4, "Recipes/ was excluded by --exclude");
+			assert.equal(status.vault.notes, 4, "Recipes/ was excluded by Obsidian's Excluded files");
 			assert.equal(status.models.embed.name, "all-minilm");
 			assert.equal(status.models.chat.name, "llama3.2:3b");
 		} finally {
@@ -46,6 +54,6 @@ describe("the plugin's desktop code against the real sidecar (Node)", () => {
 		}
 		const exit = await child.exited;
 		assert.ok(exit.code === 0 || exit.signal === "SIGTERM", JSON.stringify(exit));
-		assert.equal((await discover(env.vault, dataDir)).url, null, "no live sidecar.json after stop");
+		assert.equal((await discover(vault, dataDir)).url, null, "no live sidecar.json after stop");
 	});
 });

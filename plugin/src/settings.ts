@@ -15,8 +15,6 @@ export interface AskVaultSettings {
 	chatModel: string;
 	/** How many sources to retrieve per question (`k`, 1–50). */
 	topK: number;
-	/** Vault-relative folders or glob patterns the sidecar must not index (`--exclude`). */
-	exclusions: string[];
 }
 
 export const DEFAULT_PORT = 27123;
@@ -29,19 +27,33 @@ export const DEFAULT_SETTINGS: Readonly<AskVaultSettings> = {
 	embedModel: "nomic-embed-text",
 	chatModel: "llama3.2:3b",
 	topK: 8,
-	exclusions: [],
 };
 
 export const TOP_K_MIN = 1;
 export const TOP_K_MAX = 50;
 
 /**
+ * The most sources one answer's prompt holds (the sidecar's `PromptParams.max_sources`, backend/askvault/config/
+ * slices.py). `/api/status` does not report it, so it is stated here: `k` above it ranks more chunks (the inspector
+ * and "Why not…?" show them) without sending more of them to the model.
+ */
+export const PROMPT_MAX_SOURCES = 6;
+
+/** What the "Sources per question" setting means for `k`: how many are ranked and how many reach the model. */
+export function describeSourceCount(k: number, cap: number = PROMPT_MAX_SOURCES): string {
+	const ranked = `Ranks ${k} chunk${k === 1 ? "" : "s"} for each question`;
+	if (k <= cap) return `${ranked}; all of them can be sent to the model.`;
+	return `${ranked}; the answer's prompt holds at most ${cap}, so the best ${cap} are sent to the model and the rest show in the inspector.`;
+}
+
+/**
  * Reads saved settings leniently: each known field that has the right type is kept, anything else falls back
- * to its default, and unknown fields are dropped (so a token saved by some older build never survives a save).
+ * to its default, and unknown fields are dropped (so a token saved by some older build never survives a save,
+ * nor the `exclusions` of builds that had an "Excluded folders" setting: Obsidian's own Excluded files apply).
  */
 export function parseSettings(raw: unknown): AskVaultSettings {
 	const data = isPlainObject(raw) ? raw : {};
-	const out: AskVaultSettings = { ...DEFAULT_SETTINGS, exclusions: [] };
+	const out: AskVaultSettings = { ...DEFAULT_SETTINGS };
 	const url = typeof data.sidecarUrl === "string" ? normaliseUrl(data.sidecarUrl) : null;
 	if (url !== null) out.sidecarUrl = url;
 	if (typeof data.autoStart === "boolean") out.autoStart = data.autoStart;
@@ -52,7 +64,6 @@ export function parseSettings(raw: unknown): AskVaultSettings {
 	if (typeof data.dataDir === "string") out.dataDir = data.dataDir.trim();
 	const k = parseTopK(data.topK);
 	if (k !== null) out.topK = k;
-	out.exclusions = parseExclusions(data.exclusions);
 	return out;
 }
 
@@ -74,18 +85,6 @@ export function parseTopK(value: unknown): number | null {
 	return Math.min(TOP_K_MAX, Math.max(TOP_K_MIN, Math.round(n)));
 }
 
-/** One exclusion per line (or an array of them), trimmed, blanks and duplicates dropped. */
-export function parseExclusions(value: unknown): string[] {
-	const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(/\r?\n/) : [];
-	const seen = new Set<string>();
-	for (const item of items) {
-		if (typeof item !== "string") continue;
-		const clean = item.trim();
-		if (clean !== "") seen.add(clean);
-	}
-	return [...seen];
-}
-
 /** The port of a sidecar URL (the scheme's default when it names none). */
 export function portOf(sidecarUrl: string): number {
 	const url = new URL(sidecarUrl);
@@ -93,11 +92,13 @@ export function portOf(sidecarUrl: string): number {
 	return url.protocol === "https:" ? 443 : 80;
 }
 
-/** The arguments for `askvault serve` when the plugin starts the sidecar itself (spawned without a shell). */
+/**
+ * The arguments for `askvault serve` when the plugin starts the sidecar itself (spawned without a shell). No
+ * `--exclude`: the sidecar reads Obsidian's Excluded files (`userIgnoreFilters` in the vault's app.json) itself.
+ */
 export function serveArgs(settings: AskVaultSettings, vaultPath: string): string[] {
 	const args = ["serve", "--vault", vaultPath, "--port", String(portOf(settings.sidecarUrl))];
 	args.push("--embed-model", settings.embedModel, "--chat-model", settings.chatModel);
-	for (const pattern of settings.exclusions) args.push("--exclude", pattern);
 	if (settings.dataDir !== "") args.push("--data-dir", settings.dataDir);
 	return args;
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SETTINGS, normaliseUrl, parseExclusions, parseSettings, parseTopK, portOf, serveArgs } from "../src/settings";
+import {
+	DEFAULT_SETTINGS,
+	describeSourceCount,
+	normaliseUrl,
+	parseSettings,
+	parseTopK,
+	portOf,
+	PROMPT_MAX_SOURCES,
+	serveArgs,
+} from "../src/settings";
 
 describe("parseSettings", () => {
 	it.each([
@@ -8,6 +17,13 @@ describe("parseSettings", () => {
 		["an array", [1, 2], {}],
 	])("falls back to the defaults for %s", (_name, raw, extra) => {
 		expect(parseSettings(raw)).toEqual({ ...DEFAULT_SETTINGS, ...extra });
+	});
+
+	it("loads data saved with the dropped Excluded folders setting, and forgets it", () => {
+		const s = parseSettings({ topK: 5, exclusions: ["Private/", "Templates/"] });
+		expect(s).toEqual({ ...DEFAULT_SETTINGS, topK: 5 });
+		expect(Object.keys(s)).not.toContain("exclusions");
+		expect(serveArgs(s, "/v")).not.toContain("--exclude");
 	});
 
 	it("keeps valid fields and drops unknown ones, including any token", () => {
@@ -19,7 +35,6 @@ describe("parseSettings", () => {
 			embedModel: "all-minilm",
 			chatModel: "qwen2.5:7b",
 			topK: 12,
-			exclusions: ["Private/", "  ", "Private/", "Templates/"],
 			token: "must-not-survive",
 			extra: 1,
 		});
@@ -31,7 +46,6 @@ describe("parseSettings", () => {
 			embedModel: "all-minilm",
 			chatModel: "qwen2.5:7b",
 			topK: 12,
-			exclusions: ["Private/", "Templates/"],
 		});
 		expect(Object.keys(s)).not.toContain("token");
 	});
@@ -75,11 +89,19 @@ describe("field parsers", () => {
 	});
 
 	it.each([
-		["Private/\n\n Templates/ \r\nPrivate/", ["Private/", "Templates/"]],
-		[["a", 1, "b"], ["a", "b"]],
-		[undefined, []],
-	])("parseExclusions(%j)", (value, expected) => {
-		expect(parseExclusions(value)).toEqual(expected);
+		[1, "Ranks 1 chunk for each question; all of them can be sent to the model."],
+		[PROMPT_MAX_SOURCES, `Ranks ${PROMPT_MAX_SOURCES} chunks for each question; all of them can be sent to the model.`],
+		[
+			8,
+			`Ranks 8 chunks for each question; the answer's prompt holds at most ${PROMPT_MAX_SOURCES}, so the best ${PROMPT_MAX_SOURCES} are sent to the model and the rest show in the inspector.`,
+		],
+	])("describeSourceCount(%i) states the prompt's cap", (k, text) => {
+		expect(describeSourceCount(k)).toBe(text);
+	});
+
+	it("states the cap the sidecar's prompt uses (PromptParams.max_sources)", () => {
+		expect(PROMPT_MAX_SOURCES).toBe(6);
+		expect(describeSourceCount(4, 3)).toContain("at most 3");
 	});
 
 	it.each([
@@ -92,12 +114,11 @@ describe("field parsers", () => {
 });
 
 describe("serveArgs", () => {
-	it("passes the vault, port, models and each exclusion as separate arguments", () => {
+	it("passes the vault, port and models as separate arguments", () => {
 		const settings = parseSettings({
 			sidecarUrl: "http://127.0.0.1:28000",
 			embedModel: "all-minilm",
 			chatModel: "llama3.2:3b",
-			exclusions: ["Private notes/", "*.tmp.md"],
 		});
 		expect(serveArgs(settings, "/home/me/My Vault")).toEqual([
 			"serve",
@@ -109,10 +130,6 @@ describe("serveArgs", () => {
 			"all-minilm",
 			"--chat-model",
 			"llama3.2:3b",
-			"--exclude",
-			"Private notes/",
-			"--exclude",
-			"*.tmp.md",
 		]);
 	});
 

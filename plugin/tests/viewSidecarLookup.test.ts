@@ -53,8 +53,8 @@ describe("settings tab", () => {
 		await rm(root, { recursive: true, force: true });
 	});
 
-	// The tab renders through display() on every Obsidian this plugin supports (minAppVersion is below 1.13).
-	const render = (tab: AskVaultSettingTab) => tab.display();
+	// Opened as Obsidian 1.13+ opens it, from getSettingDefinitions(); older versions render the same rows in display().
+	const render = (tab: AskVaultSettingTab) => (tab as unknown as shim.PluginSettingTab).show();
 
 	function programRow(tab: AskVaultSettingTab): HTMLElement | undefined {
 		const rows = Array.from(tab.containerEl.querySelectorAll<HTMLElement>(".setting-item"));

@@ -173,8 +173,23 @@ export class Setting {
 	}
 }
 
+/** The parts of Obsidian 1.13's setting definitions the shim renders: rows with `render`, and groups of them. */
+interface RenderRow {
+	name: string;
+	desc?: string | DocumentFragment;
+	render: (setting: Setting) => void | (() => void);
+}
+interface RowGroup {
+	type: "group" | "list";
+	heading?: string;
+	visible?: boolean | (() => boolean);
+	items?: RenderRow[];
+}
+type DefinitionItem = RenderRow | RowGroup;
+
 export abstract class PluginSettingTab {
 	containerEl: HTMLElement;
+	private cleanups: (() => void)[] = [];
 	constructor(
 		readonly app: App,
 		readonly plugin: Plugin,
@@ -182,7 +197,39 @@ export abstract class PluginSettingTab {
 		this.containerEl = createDiv({ cls: "vertical-tab-content" });
 	}
 	abstract display(): void;
-	hide(): void {
+	/**
+	 * Opens the tab as Obsidian 1.13+ does: a tab with getSettingDefinitions() is rendered from its definitions
+	 * (display() is bypassed); any other tab through display().
+	 */
+	show(): void {
+		const definitions = (this as unknown as { getSettingDefinitions?: () => DefinitionItem[] }).getSettingDefinitions;
+		if (typeof definitions !== "function") return this.display();
+		this.runCleanups();
 		this.containerEl.empty();
+		const row = (def: RenderRow) => {
+			const setting = new Setting(this.containerEl).setName(def.name);
+			if (def.desc !== undefined) setting.setDesc(def.desc);
+			const cleanup = def.render(setting);
+			if (typeof cleanup === "function") this.cleanups.push(cleanup);
+		};
+		for (const item of definitions.call(this)) {
+			if (!("type" in item)) {
+				row(item);
+				continue;
+			}
+			const visible = typeof item.visible === "function" ? item.visible() : item.visible !== false;
+			if (!visible) continue;
+			if (item.heading) new Setting(this.containerEl).setName(item.heading).setHeading();
+			(item.items ?? []).forEach(row);
+		}
+	}
+	hide(): void {
+		this.runCleanups();
+		this.containerEl.empty();
+	}
+	private runCleanups(): void {
+		const cleanups = this.cleanups;
+		this.cleanups = [];
+		cleanups.forEach((cleanup) => cleanup());
 	}
 }

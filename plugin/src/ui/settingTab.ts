@@ -1,153 +1,228 @@
 /** The settings tab: where the sidecar is, its token, how many sources to use, and how to start the sidecar. */
 
-import { type App, Notice, Platform, type Plugin, PluginSettingTab, Setting } from "obsidian";
+import { type App, Notice, Platform, type Plugin, PluginSettingTab, type Setting, type SettingDefinitionItem } from "obsidian";
 import { describeConnection } from "../answer/status";
 import { INSTALL_COMMAND, INSTALL_COMMAND_UV } from "../desktop/commandLookup";
 import { locateCommand, sidecarLookup } from "../desktop/locate";
-import { normaliseUrl, parseExclusions, parseTopK, TOP_K_MAX, TOP_K_MIN } from "../settings";
+import { Debounced } from "../plugin/debounce";
 import type { AskVaultHost } from "../plugin/host";
+import { DEFAULT_SETTINGS, describeSourceCount, normaliseUrl, parseTopK, TOP_K_MAX, TOP_K_MIN } from "../settings";
+import type { Timers } from "../sidecar/events";
+import { renderItems, type Row, type TabItem } from "./settingDefinitions";
 
 export interface SettingsHost extends AskVaultHost {
 	saveSettings(): Promise<void>;
 }
 
+const windowTimers: Timers = { setTimeout: (fn, ms) => window.setTimeout(fn, ms), clearTimeout: (id) => window.clearTimeout(id) };
+
+type TextKey = "command" | "dataDir" | "embedModel" | "chatModel";
+
 export class AskVaultSettingTab extends PluginSettingTab {
+	/** Typing the URL or token reconnects once typing pauses (or the field is left), not at every keystroke. */
+	private readonly urlInput: Debounced<string>;
+	private readonly tokenInput: Debounced<string>;
+	/** Bumped by every reconnect and check, so the answer of an earlier check never overwrites a newer state. */
+	private generation = 0;
+	private cleanups: (() => void)[] = [];
+
 	constructor(
 		app: App,
 		plugin: Plugin,
 		private readonly host: SettingsHost,
+		timers: Timers = windowTimers,
 	) {
 		super(app, plugin);
+		this.urlInput = new Debounced((url) => void this.applyUrl(url), timers);
+		this.tokenInput = new Debounced((token) => this.applyToken(token), timers);
+	}
+
+	/** Obsidian 1.13+ renders (and searches) these; older versions call display(), which renders the same rows. */
+	getSettingDefinitions(): SettingDefinitionItem[] {
+		return this.items();
 	}
 
 	display(): void {
-		const { containerEl } = this;
-		const { settings, connection } = this.host;
-		containerEl.empty();
+		this.runCleanups();
+		this.containerEl.empty();
+		this.cleanups = renderItems(this.containerEl, this.items());
+	}
 
-		new Setting(containerEl)
-			.setName("Sidecar URL")
-			.setDesc("Where `askvault serve` listens. A sidecar found for this vault on this computer is used instead.")
-			.addText((text) =>
-				text
-					.setPlaceholder("http://127.0.0.1:27123")
-					.setValue(settings.sidecarUrl)
-					.onChange(async (value) => {
-						const url = normaliseUrl(value);
-						text.inputEl.toggleClass("ask-vault-invalid", url === null);
-						if (url === null) return;
-						settings.sidecarUrl = url;
-						await this.host.saveSettings();
-						connection.reconnect();
-					}),
-			);
+	hide(): void {
+		this.runCleanups();
+		super.hide();
+	}
 
+	private runCleanups(): void {
+		const cleanups = this.cleanups;
+		this.cleanups = [];
+		cleanups.forEach((cleanup) => cleanup());
+	}
+
+	private items(): TabItem[] {
+		const { connection } = this.host;
 		const tokenDesc = connection.tokens.persistent
 			? "Printed by `askvault token`. Kept in Obsidian's secret storage, never in the plugin's data file."
 			: "Printed by `askvault token`. This Obsidian version has no secret storage, so it is kept in memory until Obsidian restarts.";
-		new Setting(containerEl)
-			.setName("Token")
-			.setDesc(`${tokenDesc} Leave empty when the sidecar runs on this computer: the plugin reads it from the sidecar's data folder.`)
-			.addText((text) => {
-				text.inputEl.type = "password";
-				text.inputEl.autocomplete = "off";
-				text
-					.setPlaceholder(connection.tokens.get() ? "•••••••• (set)" : "Not set")
-					.onChange((value) => {
-						connection.tokens.set(value);
-						connection.reconnect();
-					});
-			});
+		return [
+			{
+				name: "Sidecar URL",
+				desc: "Where `askvault serve` listens. A sidecar found for this vault on this computer is used instead.",
+				render: (setting) => this.renderUrl(setting),
+			},
+			{
+				name: "Token",
+				desc: `${tokenDesc} Leave empty when the sidecar runs on this computer: the plugin reads it from the sidecar's data folder.`,
+				render: (setting) => this.renderToken(setting),
+			},
+			{ name: "Connection", render: (setting) => this.renderConnection(setting) },
+			{
+				name: "Sources per question",
+				desc: describeSourceCount(this.host.settings.topK),
+				render: (setting) => this.renderTopK(setting),
+			},
+			{ type: "group", heading: "Sidecar process", visible: () => Platform.isDesktopApp, items: this.processRows() },
+		];
+	}
 
-		const status = new Setting(containerEl).setName("Connection").setDesc(describeConnection(connection.state).detail);
-		status.addButton((button) =>
+	private renderUrl(setting: Setting): () => void {
+		setting.addText((text) => {
+			text
+				.setPlaceholder(DEFAULT_SETTINGS.sidecarUrl)
+				.setValue(this.host.settings.sidecarUrl)
+				.onChange((value) => {
+					const url = normaliseUrl(value);
+					text.inputEl.toggleClass("ask-vault-invalid", url === null);
+					if (url !== null) this.urlInput.push(url);
+				});
+			text.inputEl.addEventListener("blur", () => this.urlInput.flush());
+		});
+		return () => this.urlInput.flush();
+	}
+
+	private renderToken(setting: Setting): () => void {
+		const { tokens } = this.host.connection;
+		setting.addText((text) => {
+			text.inputEl.type = "password";
+			text.inputEl.autocomplete = "off";
+			text.setPlaceholder(tokens.get() ? "•••••••• (set)" : "Not set").onChange((value) => this.tokenInput.push(value));
+			text.inputEl.addEventListener("blur", () => this.tokenInput.flush());
+		});
+		return () => this.tokenInput.flush();
+	}
+
+	private async applyUrl(url: string): Promise<void> {
+		if (url === this.host.settings.sidecarUrl) return;
+		this.host.settings.sidecarUrl = url;
+		await this.host.saveSettings();
+		this.reconnect();
+	}
+
+	private applyToken(token: string): void {
+		this.host.connection.tokens.set(token);
+		this.reconnect();
+	}
+
+	private reconnect(): void {
+		this.generation += 1;
+		this.host.connection.reconnect();
+	}
+
+	/** The connection line follows the live state while the tab is open; the button checks the status now. */
+	private renderConnection(setting: Setting): () => void {
+		const { connection } = this.host;
+		const show = (): void => {
+			setting.setDesc(describeConnection(connection.state).detail);
+		};
+		show();
+		setting.addButton((button) =>
 			button.setButtonText("Check connection").onClick(async () => {
+				const attempt = ++this.generation;
+				let message: string;
 				try {
 					const body = await connection.client.status();
 					const problems = [body.models.embed.problem, body.models.chat.problem].filter((p) => p);
 					const via = connection.lastEndpoint ? ` at ${connection.lastEndpoint.baseUrl}` : "";
-					new Notice(`Connected to Ask Vault ${body.version}${via}: ${body.vault.notes} notes. ${problems.join(" ")}`.trim());
-					connection.reconnect();
+					message = `Connected to Ask Vault ${body.version}${via}: ${body.vault.notes} notes. ${problems.join(" ")}`.trim();
 				} catch (e) {
-					new Notice(e instanceof Error ? e.message : String(e));
+					message = e instanceof Error ? e.message : String(e);
 				}
-				status.setDesc(describeConnection(connection.state).detail);
+				// The URL or token changed (or another check started) while this one was out: its answer is stale.
+				if (attempt !== this.generation) return;
+				new Notice(message);
+				connection.reconnect();
+				show();
 			}),
 		);
+		return connection.onChange(show);
+	}
 
-		new Setting(containerEl)
-			.setName("Sources per question")
-			.setDesc("How many ranked chunks the sidecar retrieves for each question.")
-			.addSlider((slider) =>
-				slider
-					.setLimits(TOP_K_MIN, TOP_K_MAX, 1)
-					.setValue(settings.topK)
-					.onChange(async (value) => {
-						settings.topK = parseTopK(value) ?? settings.topK;
-						await this.host.saveSettings();
-					}),
-			);
-
-		if (!Platform.isDesktopApp) return;
-
-		new Setting(containerEl).setName("Sidecar process").setHeading();
-		new Setting(containerEl)
-			.setName("Start the sidecar automatically")
-			.setDesc("Run `askvault serve` for this vault when Obsidian starts, and stop it when Obsidian closes.")
-			.addToggle((toggle) =>
-				toggle.setValue(settings.autoStart).onChange(async (value) => {
-					settings.autoStart = value;
-					// Without automatic start a missing program is no problem worth a status bar line.
-					if (!value) sidecarLookup.set(null);
+	private renderTopK(setting: Setting): void {
+		const { settings } = this.host;
+		setting.addSlider((slider) =>
+			slider
+				.setLimits(TOP_K_MIN, TOP_K_MAX, 1)
+				.setValue(settings.topK)
+				.onChange(async (value) => {
+					settings.topK = parseTopK(value) ?? settings.topK;
+					setting.setDesc(describeSourceCount(settings.topK));
 					await this.host.saveSettings();
-					await connection.restartSidecar();
-					await this.showLookup(program);
 				}),
-			);
-		this.textSetting("Command", "The `askvault` program: a name on your PATH or a full path.", "askvault", () => settings.command, (v) => {
-			settings.command = v || "askvault";
-			void this.showLookup(program);
-		});
-		const program = new Setting(containerEl).setName("Sidecar program").addButton((button) =>
-			button.setButtonText("Copy install command").onClick(async () => {
-				const copied = await navigator.clipboard.writeText(INSTALL_COMMAND).then(
-					() => true,
-					() => false,
-				);
-				new Notice(copied ? `Copied: ${INSTALL_COMMAND}` : `Install the sidecar with: ${INSTALL_COMMAND}`);
-			}),
 		);
-		void this.showLookup(program);
-		this.textSetting("Data folder", "Where the sidecar keeps its index (`--data-dir`). Empty for the default per-user folder.", "", () => settings.dataDir, (v) => {
-			settings.dataDir = v;
-		});
-		this.textSetting("Embedding model", "The Ollama model that embeds notes and questions.", "nomic-embed-text", () => settings.embedModel, (v) => {
-			settings.embedModel = v || "nomic-embed-text";
-		});
-		this.textSetting("Chat model", "The Ollama model that writes answers.", "llama3.2:3b", () => settings.chatModel, (v) => {
-			settings.chatModel = v || "llama3.2:3b";
-		});
-		new Setting(containerEl)
-			.setName("Excluded folders")
-			.setDesc("One folder or pattern per line; the sidecar never indexes them.")
-			.addTextArea((area) =>
-				area
-					.setPlaceholder("Private/")
-					.setValue(settings.exclusions.join("\n"))
-					.onChange(async (value) => {
-						settings.exclusions = parseExclusions(value);
-						await this.host.saveSettings();
-					}),
-			);
-		new Setting(containerEl)
-			.setName("Apply to the running sidecar")
-			.setDesc("The options above take effect when the plugin (re)starts the sidecar.")
-			.addButton((button) =>
-				button.setButtonText("Restart the sidecar").onClick(async () => {
-					await connection.restartSidecar();
-					new Notice(settings.autoStart ? "Restarting the Ask Vault sidecar." : "Turn on automatic start to let Obsidian run the sidecar.");
-				}),
-			);
+	}
+
+	private processRows(): Row[] {
+		const { settings, connection } = this.host;
+		let program: Setting | null = null;
+		const lookup = () => (program ? void this.showLookup(program) : undefined);
+		return [
+			{
+				name: "Start the sidecar automatically",
+				desc: "Run `askvault serve` for this vault when Obsidian starts, and stop it when Obsidian closes.",
+				render: (setting) =>
+					void setting.addToggle((toggle) =>
+						toggle.setValue(settings.autoStart).onChange(async (value) => {
+							settings.autoStart = value;
+							// Without automatic start a missing program is no problem worth a status bar line.
+							if (!value) sidecarLookup.set(null);
+							await this.host.saveSettings();
+							await connection.restartSidecar();
+							lookup();
+						}),
+					),
+			},
+			this.textRow("Command", "The `askvault` program: a name on your PATH or a full path.", "command", lookup),
+			{
+				name: "Sidecar program",
+				render: (setting) => {
+					program = setting;
+					setting.addButton((button) =>
+						button.setButtonText("Copy install command").onClick(async () => {
+							const copied = await navigator.clipboard.writeText(INSTALL_COMMAND).then(
+								() => true,
+								() => false,
+							);
+							new Notice(copied ? `Copied: ${INSTALL_COMMAND}` : `Install the sidecar with: ${INSTALL_COMMAND}`);
+						}),
+					);
+					void this.showLookup(setting);
+				},
+			},
+			this.textRow("Data folder", "Where the sidecar keeps its index (`--data-dir`). Empty for the default per-user folder.", "dataDir"),
+			this.textRow("Embedding model", "The Ollama model that embeds notes and questions.", "embedModel"),
+			this.textRow("Chat model", "The Ollama model that writes answers.", "chatModel"),
+			{
+				name: "Apply to the running sidecar",
+				desc: "The options above take effect when the plugin (re)starts the sidecar. Notes in Obsidian's Excluded files (Files and links) are never indexed.",
+				render: (setting) =>
+					void setting.addButton((button) =>
+						button.setButtonText("Restart the sidecar").onClick(async () => {
+							await connection.restartSidecar();
+							new Notice(settings.autoStart ? "Restarting the Ask Vault sidecar." : "Turn on automatic start to let Obsidian run the sidecar.");
+						}),
+					),
+			},
+		];
 	}
 
 	/** Says where the program is, or the exact command that installs it (also what the status bar says, when it starts it). */
@@ -171,18 +246,23 @@ export class AskVaultSettingTab extends PluginSettingTab {
 		desc.appendText("), then restart the sidecar below.");
 	}
 
-	private textSetting(name: string, desc: string, placeholder: string, get: () => string, set: (value: string) => void): void {
-		new Setting(this.containerEl)
-			.setName(name)
-			.setDesc(desc)
-			.addText((text) =>
-				text
-					.setPlaceholder(placeholder)
-					.setValue(get())
-					.onChange(async (value) => {
-						set(value.trim());
-						await this.host.saveSettings();
-					}),
-			);
+	/** A text field for a setting; empty means its default (the data folder's default is empty: the per-user folder). */
+	private textRow(name: string, desc: string, key: TextKey, changed?: () => void): Row {
+		const { settings } = this.host;
+		return {
+			name,
+			desc,
+			render: (setting) =>
+				void setting.addText((text) =>
+					text
+						.setPlaceholder(DEFAULT_SETTINGS[key])
+						.setValue(settings[key])
+						.onChange(async (value) => {
+							settings[key] = value.trim() || DEFAULT_SETTINGS[key];
+							changed?.();
+							await this.host.saveSettings();
+						}),
+				),
+		};
 	}
 }
