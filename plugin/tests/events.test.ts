@@ -214,4 +214,24 @@ describe("EventsWatcher", () => {
 		expect(connects).toHaveLength(2);
 		watcher.stop();
 	});
+
+	it("after reconnectNow, a line the replaced stream still hands over is not folded in", async () => {
+		const timers = new ManualTimers();
+		const { source, connects } = scriptedSource();
+		const states: ConnectionState[] = [];
+		const watcher = new EventsWatcher(source, (st) => states.push(st), timers, { minDelayMs: 5000, maxDelayMs: 5000, idleTimeoutMs: 60_000 });
+		watcher.start();
+		await tick();
+		connects[0]!.push({ type: "status", status: status() });
+		await tick();
+		// The URL changed: the old stream is aborted, but it had already read one more line.
+		watcher.reconnectNow();
+		connects[0]!.push({ type: "index", state: "indexing", done: 1, total: 99 });
+		await tick();
+		expect(states.some((st) => st.index?.total === 99)).toBe(false);
+		timers.fireShortest();
+		await tick();
+		expect(connects).toHaveLength(2);
+		watcher.stop();
+	});
 });
