@@ -7,9 +7,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from askvault.embed.protocol import Embedder
 from askvault.errors import BadRequest, NotFound
 from askvault.model import Chunk, SearchFilters
-from askvault.retrieve.dense import DenseIndex
 from askvault.retrieve.note_similarity import (
     SCORE_DIGITS,
     Aggregation,
@@ -20,6 +20,7 @@ from askvault.retrieve.note_similarity import (
     unit_rows,
 )
 from askvault.store.catalog import ChunkCatalog
+from askvault.store.dense_index import DenseIndex
 from askvault.store.protocol import KeywordIndex, VectorStore
 
 RelatedMethod = Literal["dense", "keyword"]
@@ -93,7 +94,7 @@ class RelatedNotes:
         self,
         catalog: ChunkCatalog,
         keywords: KeywordIndex,
-        dense: DenseIndex,
+        dense: DenseIndex[Embedder],
         visible: Callable[[Chunk], bool] | None = None,
         *,
         aggregation: Aggregation = AGGREGATION,
