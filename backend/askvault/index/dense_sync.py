@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from askvault.embed.protocol import Embedder
-from askvault.errors import ModelError, ModelMissing, ModelUnreachable
+from askvault.errors import ModelError
 from askvault.index.report import Progress
 from askvault.store.dense_index import DenseIndex
 from askvault.store.manifest import Manifest
@@ -50,14 +50,6 @@ def collection_name(fingerprint: str) -> str:
     return "chunks_" + re.sub(r"[^A-Za-z0-9_-]+", "_", fingerprint).strip("_")
 
 
-def describe_model_problem(exc: ModelError, model: str) -> str:
-    if isinstance(exc, ModelMissing):
-        return f"embedding model missing — ollama pull {model}"
-    if isinstance(exc, ModelUnreachable):
-        return f"Ollama not reachable — start Ollama, then `ollama pull {model}` for dense search"
-    return f"embedding failed — {exc.message}"
-
-
 async def sync_dense(
     manifest: Manifest,
     dense: DenseIndex[Embedder],
@@ -82,7 +74,7 @@ async def sync_dense(
         fingerprint = await embedder.fingerprint()
         dim = await embedder.dimension()
     except ModelError as exc:
-        _turn_off(dense, describe_model_problem(exc, embedder.model))
+        _turn_off(dense, exc.message)
         await _defer_chores(manifest, chores)
         return 0
     collection = collection_name(fingerprint)
@@ -116,7 +108,7 @@ async def sync_dense(
         try:
             vectors = await embedder.embed_documents([c.index_text for c in batch])
         except ModelError as exc:
-            _turn_off(dense, describe_model_problem(exc, embedder.model))
+            _turn_off(dense, exc.message)
             return done
         await store.upsert(batch, vectors)
         await asyncio.to_thread(manifest.mark_embedded, collection, [(c.id, manifest.content_hash(c)) for c in batch])
