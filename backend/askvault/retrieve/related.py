@@ -59,29 +59,6 @@ class RelatedResult:
     terms: tuple[str, ...] = ()
     """The keyword method's query: the note's most distinctive terms (empty for dense)."""
 
-    def to_json(self) -> dict[str, object]:
-        """The body of `POST /api/related` (docs/api.md), also what `askvault related --json` prints."""
-        return {
-            "path": self.path,
-            "method": self.method,
-            "results": [
-                {
-                    "path": hit.path,
-                    "title": hit.title,
-                    "score": hit.score,
-                    "passage": {
-                        "chunk_id": hit.passage.id,
-                        "heading_path": list(hit.passage.heading_path),
-                        "start_line": hit.passage.start_line,
-                        "end_line": hit.passage.end_line,
-                        "text": hit.passage.text,
-                    },
-                }
-                for hit in self.hits
-            ],
-            "timings_ms": dict(self.timings_ms),
-        }
-
 
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000.0, 3)
