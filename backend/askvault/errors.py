@@ -124,11 +124,9 @@ class ModelMissing(ModelError):
     code = "model_missing"
     http_status = 424
 
-    def __init__(self, model: str, detail: str = "") -> None:
-        super().__init__(
-            f"The model {model!r} is not available in Ollama; run `ollama pull {model}`"
-            + (f" ({detail})" if detail else "")
-        )
+    def __init__(self, model: str, message: str) -> None:
+        # The sentence comes from askvault.ollama_errors, which words every Ollama condition once.
+        super().__init__(message)
         self.model = model
 
 

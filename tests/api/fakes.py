@@ -6,20 +6,11 @@ import asyncio
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from askvault.api.services import JsonEvent
 from askvault.errors import NotFound
 from askvault.model import Chunk, Message, SearchFilters, SearchMode, SearchResult
 from askvault.retrieve.related import NO_NOTE, RelatedResult
 from askvault.retrieve.trace import SearchTrace
 from tests.api.samples import ASK_SCRIPT, CHUNKS, RELATED, STATUS, search_result
-
-
-@dataclass(frozen=True)
-class Event:
-    payload: Mapping[str, object]
-
-    def to_json(self) -> Mapping[str, object]:
-        return self.payload
 
 
 @dataclass
@@ -80,12 +71,12 @@ class FakeAnswerer:
         filters: SearchFilters | None,
         *,
         force: bool = False,
-    ) -> AsyncIterator[JsonEvent]:
+    ) -> AsyncIterator[Mapping[str, object]]:
         self.calls.append((question, tuple(history), k, filters))
         self.forces.append(force)
         return self._play()
 
-    async def _play(self) -> AsyncIterator[Event]:
+    async def _play(self) -> AsyncIterator[Mapping[str, object]]:
         self.running += 1
         self.max_running = max(self.max_running, self.running)
         outcome = "completed"
@@ -94,7 +85,7 @@ class FakeAnswerer:
                 if isinstance(step, Exception):
                     raise step
                 self.yielded += 1
-                yield Event(step)
+                yield step
                 if self.hold is not None:
                     await self.hold.wait()
                 await asyncio.sleep(0.001)

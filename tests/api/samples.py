@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from askvault.ask.events import DoneEvent, Metrics, relevance_json, rerank_json
+from askvault.ask.events import DoneEvent, Metrics
 from askvault.ask.pipeline import NOT_COVERED_ANSWER
 from askvault.ask.relevance import RelevanceSignals, calibration_for, decide
 from askvault.ask.rerank import RerankReport
 from askvault.generate.answer_safety import neutralise_answer
 from askvault.model import Chunk, Hit, SearchResult, TermStat
 from askvault.retrieve.related import RelatedHit, RelatedResult
+from askvault.wire.events import event_to_json, relevance_to_json, rerank_to_json
 
 KODI = Chunk(
     id="c8a1f0e29b7d4a36",
@@ -207,13 +208,13 @@ ASK_SCRIPT: list[dict[str, object]] = [
             },
         ],
         "timings_ms": {"embed": 10.4, "retrieval": 3.1},
-        "rerank": rerank_json(RERANK),
+        "rerank": rerank_to_json(RERANK),
         "date_scope": None,
-        "relevance": relevance_json(decide(RelevanceSignals(0.8214, 1.2735, 1.0, True, None), CALIBRATION)),
+        "relevance": relevance_to_json(decide(RelevanceSignals(0.8214, 1.2735, 1.0, True, None), CALIBRATION)),
         "closest": [],
     },
     *[_token(t) for t in ANSWER_TOKENS],
-    {**DONE.to_json()},
+    {**event_to_json(DONE)},
 ]
 
 ABSTAIN_QUESTION = "What is the wifi password of the boat in the harbour?"
@@ -243,11 +244,11 @@ ABSTAIN_SCRIPT: list[dict[str, object]] = [
         "timings_ms": {"embed": 9.8, "retrieval": 2.7},
         "rerank": None,
         "date_scope": None,
-        "relevance": relevance_json(decide(ABSTAIN_SIGNALS, CALIBRATION)),
+        "relevance": relevance_to_json(decide(ABSTAIN_SIGNALS, CALIBRATION)),
         "closest": ABSTAIN_SOURCES,
     },
     _token(NOT_COVERED_ANSWER),
-    {**DoneEvent(NOT_COVERED_ANSWER, (), (), True, Metrics(9.8, 2.7, None, None, 13.0, None, None)).to_json()},
+    {**event_to_json(DoneEvent(NOT_COVERED_ANSWER, (), (), True, Metrics(9.8, 2.7, None, None, 13.0, None, None)))},
 ]
 
 

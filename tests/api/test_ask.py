@@ -13,8 +13,9 @@ from askvault.api.app import ApiSettings, create_app, set_listen_ports
 from askvault.api.gate import GATE
 from askvault.api.services import ApiServices
 from askvault.config import ServerConfig
-from askvault.errors import ModelMissing, ModelStreamBroken
+from askvault.errors import ModelStreamBroken
 from askvault.model import Message, SearchFilters
+from askvault.ollama_errors import model_missing
 from tests.api.conftest import TOKEN, Sidecar, StartSidecar, assert_error
 from tests.api.fakes import FakeAnswerer, FakeIndex, FakeSearcher
 from tests.api.samples import ASK_SCRIPT, QUESTION
@@ -141,7 +142,7 @@ async def test_beyond_the_queue_is_busy(make_sidecar: StartSidecar) -> None:
 
 
 async def test_failure_before_the_first_event_is_an_http_error(sidecar: Sidecar) -> None:
-    sidecar.answerer.script = [ModelMissing("nomic-embed-text")]
+    sidecar.answerer.script = [model_missing("nomic-embed-text", "embedding")]
     async with sidecar.session.post(sidecar.url("/api/ask"), json=ask_body(), headers=sidecar.auth()) as resp:
         assert resp.status == 424
         body = await resp.json()

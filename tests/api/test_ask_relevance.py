@@ -14,6 +14,7 @@ from askvault.api.services import ApiServices
 from askvault.ask.pipeline import NOT_COVERED_ANSWER
 from askvault.config import ServerConfig
 from askvault.model import TermStat
+from askvault.wire.events import PipelineLines
 from tests.api.conftest import TOKEN, assert_error
 from tests.api.fakes import FakeIndex
 from tests.api.test_ask import read_ndjson
@@ -37,7 +38,7 @@ async def api(fake_ollama: RunningOllama) -> AsyncIterator[str]:
     searcher = CannedSearcher(list(WEAK), terms=list(TERMS))
     async with open_pipeline(fake_ollama.url, searcher) as pipeline:
         server = ServerConfig(port=0)
-        app = create_app(ApiServices(searcher, pipeline, FakeIndex()), server, TOKEN, 0)
+        app = create_app(ApiServices(searcher, PipelineLines(pipeline), FakeIndex()), server, TOKEN, 0)
         async with serve(app, server) as listening:
             yield f"http://127.0.0.1:{listening.port}"
 

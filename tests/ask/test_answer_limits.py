@@ -6,6 +6,7 @@ import pytest
 
 from askvault.ask.events import DoneEvent, TokenEvent
 from askvault.ask.generation import MAX_ANSWER_CHARS
+from askvault.wire.events import event_to_json
 from tests.ask.canned import CannedSearcher, collect, kinds, open_pipeline
 from tests.conftest import RunningOllama
 from tests.fakes.ollama_server import ChatScript
@@ -32,14 +33,14 @@ async def test_the_answer_asks_for_a_token_cap_and_says_when_it_hit_it(fake_olla
     assert body["options"]["num_predict"] == 5
     assert done.answer == "again " * 5
     assert (done.done_reason, done.truncated, done.metrics.completion_tokens) == ("length", True, 5)
-    shape = done.to_json()
+    shape = event_to_json(done)
     assert (shape["done_reason"], shape["truncated"]) == ("length", True)
 
 
 async def test_an_answer_the_model_ended_is_not_truncated(fake_ollama: RunningOllama) -> None:
     done = await _done(fake_ollama, ChatScript(tokens=["Port 5433 ", "[1]."]))
     assert (done.done_reason, done.truncated, done.citations) == ("stop", False, (1,))
-    assert done.to_json()["truncated"] is False
+    assert event_to_json(done)["truncated"] is False
 
 
 async def test_a_server_that_ignores_the_cap_is_cut_by_the_sidecar(fake_ollama: RunningOllama) -> None:
@@ -61,7 +62,7 @@ async def test_a_model_writing_the_same_lines_again_is_stopped(fake_ollama: Runn
     # Stopped at the fourth copy's line break: four copies of the loop, not the 1,024 tokens of the cap.
     assert done.answer == "It is 5433 [1].\n\nThe Greatest Story Ever Told\n\n" * 4
     assert (done.done_reason, done.truncated, done.citations) == ("repetition", True, (1,))
-    assert done.to_json()["truncated"] is True
+    assert event_to_json(done)["truncated"] is True
     assert await wait_until(lambda: fake_ollama.fake.cancelled_streams >= 1)
 
 

@@ -1,4 +1,4 @@
-"""Each event's to_json() has exactly the keys docs/api.md gives the `/api/ask` NDJSON events."""
+"""Each event's line (askvault.wire.events) has exactly the keys docs/api.md gives the `/api/ask` NDJSON events."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from askvault.ask.events import (
 )
 from askvault.ask.relevance import FALLBACK, RelevanceSignals, decide
 from askvault.model import DateScopeReport, Message, TermStat
+from askvault.wire.events import event_to_json
 from tests.generate.hits import make_hit
 
 # Copied from docs/api.md, `POST /api/ask`.
@@ -98,7 +99,7 @@ def _retrieval() -> RetrievalEvent:
 
 
 def test_retrieval_event_shape() -> None:
-    body = _retrieval().to_json()
+    body = event_to_json(_retrieval())
     assert set(body) == RETRIEVAL_KEYS
     assert body["type"] == "retrieval"
     assert body["terms"] == [{"term": "postgres", "df": 1, "idf": 7.2}]
@@ -139,7 +140,7 @@ def test_retrieval_event_carries_the_relevance_decision_and_the_closest_notes() 
     signals = RelevanceSignals(0.312345, None, None, False, None)
     decision = decide(signals, FALLBACK)
     closest = (SourceRef(None, make_hit(3, "Boats.", legs="dense", dense_score=0.312345)),)
-    body = dataclasses.replace(_retrieval(), relevance=decision, closest=closest).to_json()
+    body = event_to_json(dataclasses.replace(_retrieval(), relevance=decision, closest=closest))
 
     relevance = body["relevance"]
     assert isinstance(relevance, dict)
@@ -171,7 +172,7 @@ def test_retrieval_event_carries_the_relevance_decision_and_the_closest_notes() 
 
 
 def test_retrieval_event_without_a_date_phrase_has_a_null_scope() -> None:
-    assert _retrieval().to_json()["date_scope"] is None
+    assert event_to_json(_retrieval())["date_scope"] is None
 
 
 DATE_SCOPES = [
@@ -190,21 +191,21 @@ DATE_SCOPES = [
 
 @pytest.mark.parametrize(("scope", "shape"), DATE_SCOPES, ids=["applied", "fell-back-open-end"])
 def test_retrieval_event_reports_the_date_scope(scope: DateScopeReport, shape: dict[str, object]) -> None:
-    body = dataclasses.replace(_retrieval(), date_scope=scope).to_json()
+    body = event_to_json(dataclasses.replace(_retrieval(), date_scope=scope))
 
     assert body["date_scope"] == shape
     assert json.loads(json.dumps(body))["date_scope"] == shape
 
 
 def test_token_event_shape() -> None:
-    assert TokenEvent("Postgres listens on 5433 [1].").to_json() == {
+    assert event_to_json(TokenEvent("Postgres listens on 5433 [1].")) == {
         "type": "token",
         "text": "Postgres listens on 5433 [1].",
     }
 
 
 def test_done_event_shape() -> None:
-    body = DoneEvent("Port 5433 [1] [7].", (1,), (7,), False, METRICS).to_json()
+    body = event_to_json(DoneEvent("Port 5433 [1] [7].", (1,), (7,), False, METRICS))
     assert set(body) == DONE_KEYS
     assert body == {
         "type": "done",
@@ -232,7 +233,7 @@ def test_done_event_shape() -> None:
 
 
 def test_error_event_shape() -> None:
-    body = ErrorEvent("model_missing", "run `ollama pull llama3.2:3b`", "Post").to_json()
+    body = event_to_json(ErrorEvent("model_missing", "run `ollama pull llama3.2:3b`", "Post"))
     assert body == {
         "type": "error",
         "code": "model_missing",
@@ -245,6 +246,6 @@ def test_every_event_is_one_ndjson_line() -> None:
     done = DoneEvent("a", (), (), True, METRICS)
     events: list[AskEvent] = [_retrieval(), TokenEvent("a\nb"), done, ErrorEvent("x", "y", "")]
     for event in events:
-        line = json.dumps(event.to_json())
+        line = json.dumps(event_to_json(event))
         assert "\n" not in line
-        assert json.loads(line) == event.to_json()
+        assert json.loads(line) == event_to_json(event)

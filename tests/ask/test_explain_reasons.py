@@ -15,6 +15,7 @@ from askvault.config import PromptParams
 from askvault.generate.prompt import build_prompt
 from askvault.model import Chunk, Hit, NoteStatus, RankedId, SearchFilters, SearchResult, TermStat
 from askvault.retrieve.trace import SearchTrace
+from askvault.wire.explain import explanation_to_json
 
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 102: "102nd"}
 
@@ -110,7 +111,7 @@ def test_a_note_that_is_not_indexed_gets_no_entries_even_if_its_chunks_ranked() 
     assert explained.sent is False
     assert (explained.matched, explained.missing) == ((), ("kodi",))
     assert explained.summary == "Excluded from the index by the pattern `B*`."
-    assert explained.to_json()["note"] == {
+    assert explanation_to_json(explained)["note"] == {
         "path": "B.md",
         "title": None,
         "status": "excluded",

@@ -12,6 +12,7 @@ from askvault.ask.pipeline import NOT_COVERED_ANSWER
 from askvault.ask.relevance import Calibration, RelevanceDecision, Weights
 from askvault.config import RetrievalParams
 from askvault.model import Hit, Message, Scalar, TermStat
+from askvault.wire.events import event_to_json
 from tests.ask.canned import CannedSearcher, collect, kinds, open_pipeline
 from tests.conftest import RunningOllama
 from tests.fakes.ollama_server import ChatScript
@@ -63,7 +64,7 @@ async def test_an_abstention_calls_no_model_and_lists_the_closest_notes(
     assert [(s.n, s.hit.chunk.id) for s in retrieval_event.closest] == [(None, "chunk-1"), (None, "chunk-3")]
     assert [(s.n, s.sent) for s in retrieval_event.sources] == [(None, False)] * 3
     assert (retrieval_event.sent, retrieval_event.prompt, retrieval_event.rerank) == ((), (), None)
-    closest = retrieval_event.to_json()["closest"]
+    closest = event_to_json(retrieval_event)["closest"]
     assert isinstance(closest, list)
     assert [(c["path"], c["dense_score"], c["keyword_score"]) for c in closest if isinstance(c, dict)] == [
         ("Notes/Backups.md", 0.31, None),

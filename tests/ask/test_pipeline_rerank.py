@@ -7,6 +7,7 @@ import json
 
 from askvault.ask.events import DoneEvent, RetrievalEvent
 from askvault.config import RetrievalParams
+from askvault.wire.events import event_to_json
 from tests.ask.canned import CannedSearcher, collect, kinds, open_pipeline
 from tests.conftest import RunningOllama
 from tests.fakes.ollama_server import ChatScript
@@ -41,7 +42,7 @@ async def test_the_prompt_follows_the_rerankers_order(fake_ollama: RunningOllama
     assert [s.hit.chunk.id for s in retrieval.sources] == ["chunk-4", "chunk-2", "chunk-1"]
     assert "Text of note 4." in retrieval.prompt[-1].content.split('n="2"')[0]
 
-    rerank = retrieval.to_json()["rerank"]
+    rerank = event_to_json(retrieval)["rerank"]
     assert isinstance(rerank, dict)
     assert rerank["ms"] is not None
     rerank["ms"] = 0.0
@@ -85,7 +86,7 @@ async def test_only_relevant_hits_are_offered_and_none_means_no_call(fake_ollama
 
     retrieval = _retrieval(list(events))
     assert retrieval.rerank is None
-    assert json.loads(json.dumps(retrieval.to_json()))["rerank"] is None
+    assert json.loads(json.dumps(event_to_json(retrieval)))["rerank"] is None
     assert fake_ollama.fake.calls("/api/chat") == []
 
 
@@ -94,6 +95,6 @@ async def test_reranking_off_reports_null_and_asks_for_k(fake_ollama: RunningOll
     async with open_pipeline(fake_ollama.url, searcher) as pipeline:
         events = await collect(pipeline.run("q", k=5))
     retrieval = _retrieval(list(events))
-    assert retrieval.to_json()["rerank"] is None
+    assert event_to_json(retrieval)["rerank"] is None
     assert [q.k for q in searcher.queries] == [5]
     assert len(fake_ollama.fake.calls("/api/chat")) == 1

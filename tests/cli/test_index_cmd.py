@@ -88,8 +88,8 @@ async def test_index_with_ollama_down_says_how_to_fix_it(vault: Path, closed_por
 
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[1] == (
-        "Dense search: off — Ollama not reachable — start Ollama, then `ollama pull nomic-embed-text` for dense "
-        "search. Keyword search works."
+        f"Dense search: off — Ollama not reachable at {closed_port_url} — start it with `ollama serve`, or set "
+        "--ollama-url / OLLAMA_HOST. Keyword search works."
     )
 
 

@@ -10,6 +10,7 @@ import pytest
 from askvault.cli.options import EXIT_ERROR
 from askvault.cli.related_cmd import render_related
 from askvault.retrieve.related import NO_NOTE
+from askvault.wire.search import related_to_json
 from tests.api.samples import RELATED
 from tests.cli.cli_helpers import common, invoke
 from tests.conftest import RunningOllama
@@ -80,10 +81,10 @@ async def test_related_refuses_with_one_line(flags: list[str], path: str, messag
 
 
 def test_render_names_the_method_and_the_empty_case() -> None:
-    keyword = {**RELATED.to_json(), "method": "keyword", "results": []}
+    keyword = {**related_to_json(RELATED), "method": "keyword", "results": []}
     assert render_related(keyword).splitlines() == [
         "Related to Homelab/Kodi.md, by shared words (dense search is off or not ready):",
         "No related notes.",
     ]
-    table = render_related(RELATED.to_json()).splitlines()
+    table = render_related(related_to_json(RELATED)).splitlines()
     assert table[2].split() == ["0.7412", "Journal/2026-11-02.md", "2026-11-02", "(lines", "3–7)"]

@@ -122,7 +122,7 @@ async def test_refused_connection(closed_port_url: str, make_embedder: MakeEmbed
     with pytest.raises(ModelUnreachable) as caught:
         await embedder.embed_query("hello")
     assert caught.value.message == (
-        f"Ollama is not reachable at {closed_port_url}: start it with `ollama serve` or set OLLAMA_HOST / --ollama-url"
+        f"Ollama not reachable at {closed_port_url} — start it with `ollama serve`, or set --ollama-url / OLLAMA_HOST"
     )
 
 

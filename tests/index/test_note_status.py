@@ -11,6 +11,7 @@ import pytest
 from askvault.config import VaultConfig
 from askvault.index.note_status import exclusion_detail
 from askvault.index.scan import Exclusion
+from askvault.wire.explain import explanation_to_json
 from askvault.wiring import open_engine
 from askvault.wiring.explain import engine_explainer, note_status_query
 from tests.conftest import RunningOllama
@@ -62,7 +63,7 @@ async def test_sections_hidden_since_indexing_are_a_privacy_factor(tmp_path: Pat
     async with open_engine(later) as engine:
         assert len(engine.catalog.by_note()["Homelab/Kodi.md"]) == 2
         explanation = await engine_explainer(engine).explain("kodi web password", "Homelab/Kodi.md")
-    body = explanation.to_json()
+    body = explanation_to_json(explanation)
 
     assert body["note"] == {**body["note"], "status": "indexed", "chunks": 1}  # type: ignore[dict-item]
     assert body["factors"] == [

@@ -12,6 +12,7 @@ import pytest
 
 from askvault.config import Config, load_config
 from askvault.model import SearchMode
+from askvault.wire.events import event_to_json
 from askvault.wiring import Engine
 from tests.conftest import RunningOllama
 
@@ -109,7 +110,7 @@ async def ask_everything(engine: Engine, questions: Iterable[str]) -> str:
     for question in questions:
         async with aclosing(engine.pipeline.run(question)) as stream:
             async for event in stream:
-                events.append(event.to_json())
+                events.append(event_to_json(event))
     return json.dumps(events, ensure_ascii=False)
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from askvault.ask.events import DoneEvent, RetrievalEvent
 from askvault.generate.prompt import SYSTEM_PROMPT
+from askvault.wire.events import event_to_json
 from askvault.wiring import Engine, open_engine
 from tests.conftest import RunningOllama
 from tests.fakes.ollama_server import ChatScript
@@ -90,7 +91,7 @@ async def test_citations_to_sources_never_sent_are_flagged(engine: Engine, fake_
 async def test_the_final_answer_loads_nothing_remote(engine: Engine, fake_ollama: RunningOllama) -> None:
     fake_ollama.fake.scripts.append(ChatScript(tokens=HOSTILE_ANSWER))
     _, done = await ask(engine)
-    body = done.to_json()
+    body = event_to_json(done)
     answer = str(body["answer"])
     assert body["sanitized_answer"] is True
     assert "[image removed: evil.example]" in answer

@@ -13,7 +13,7 @@ from askvault.config import RetrievalParams
 from askvault.model import SearchFilters, SearchResult
 from askvault.retrieve.graph import resolve_graph
 from askvault.retrieve.hybrid import HybridSearcher
-from askvault.retrieve.jsonshape import hit_to_json
+from askvault.wire.search import hit_to_json
 from askvault.wiring import Engine, open_engine
 from tests.conftest import RunningOllama
 from tests.engine_helpers import engine_config, indexed_engine, paragraph, write_notes

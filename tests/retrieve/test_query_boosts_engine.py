@@ -13,10 +13,10 @@ from askvault.errors import ConfigError
 from askvault.model import SearchFilters, SearchResult
 from askvault.parse.links import LinkResolver
 from askvault.retrieve.hybrid import HybridSearcher
-from askvault.retrieve.jsonshape import hit_to_json
 from askvault.retrieve.mentions import alias_index, resolve_note
 from askvault.store.bm25 import Bm25Index
 from askvault.store.tokenize import Tokenizer
+from askvault.wire.search import hit_to_json
 from askvault.wiring import Engine
 from tests.conftest import RunningOllama
 from tests.engine_helpers import engine_config, indexed_engine, paragraph, paths, write_notes

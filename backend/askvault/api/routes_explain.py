@@ -8,6 +8,7 @@ from askvault.api.encode import json_response
 from askvault.api.services import SERVICES
 from askvault.api.validate import parse_explain, read_json_object
 from askvault.errors import NotFound
+from askvault.wire.explain import explanation_to_json
 
 
 async def explain(request: web.Request) -> web.Response:
@@ -16,4 +17,4 @@ async def explain(request: web.Request) -> web.Response:
     if explainer is None:
         raise NotFound("explain is not available in this sidecar")
     explanation = await explainer.explain(query.question, query.note, query.k, query.filters)
-    return json_response(explanation.to_json())
+    return json_response(explanation_to_json(explanation))

@@ -13,7 +13,7 @@ from askvault.api.errors import INTERNAL_MESSAGE, redact_paths
 from askvault.api.gate import GATE
 from askvault.api.ndjson import STREAMS, NdjsonStream, aclose, next_item
 from askvault.api.schemas import chunk_to_json, search_result_to_json
-from askvault.api.services import SERVICES, JsonEvent
+from askvault.api.services import SERVICES
 from askvault.api.validate import parse_ask, parse_search, read_json_object
 from askvault.errors import AskVaultError, NotFound
 from askvault.generate.answer_safety import neutralise_answer
@@ -45,8 +45,8 @@ def _error_event(exc: AskVaultError, partial: str) -> dict[str, object]:
     return {"type": "error", "code": exc.code, "message": redact_paths(exc.message), "partial": safe}
 
 
-def _line(event: JsonEvent) -> dict[str, object]:
-    line = dict(event.to_json())
+def _line(event: Mapping[str, object]) -> dict[str, object]:
+    line = dict(event)
     if line.get("type") == "error" and isinstance(line.get("message"), str):
         line["message"] = redact_paths(str(line["message"]))
     return line
@@ -73,7 +73,7 @@ async def ask(request: web.Request) -> web.StreamResponse:
                 await aclose(events)
 
 
-async def _pump(stream: NdjsonStream, first: Mapping[str, object], events: AsyncIterator[JsonEvent]) -> None:
+async def _pump(stream: NdjsonStream, first: Mapping[str, object], events: AsyncIterator[Mapping[str, object]]) -> None:
     """Forwards events until the terminal one; makes sure the stream always ends with `done` or `error`."""
     partial: list[str] = []
     line: Mapping[str, object] | None = first

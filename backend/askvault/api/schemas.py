@@ -1,7 +1,7 @@
 """Engine objects → the JSON bodies of docs/api.md (shared with the CLI's `--json` output).
 
-The search shapes live in `askvault.retrieve.jsonshape` so the MCP server, a sibling of this package, can
-share them; they are re-exported here for the routes and the CLI.
+The search shapes live in `askvault.wire`, the one home of every wire shape (the MCP server, a sibling of this
+package, shares them); they are re-exported here for the routes and the CLI.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from askvault import API_VERSION, __version__
-from askvault.retrieve.jsonshape import chunk_to_json, hit_to_json, search_result_to_json, term_to_json
+from askvault.wire.search import chunk_to_json, hit_to_json, search_result_to_json, term_to_json
 
 __all__ = ["CAPABILITIES", "chunk_to_json", "hit_to_json", "search_result_to_json", "status_to_json", "term_to_json"]
 

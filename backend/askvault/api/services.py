@@ -8,6 +8,7 @@ from typing import Protocol
 
 from aiohttp import web
 
+from askvault.ask.explain import Explanation
 from askvault.errors import NotFound
 from askvault.model import Chunk, Message, SearchFilters
 from askvault.retrieve.protocol import Searcher
@@ -19,16 +20,9 @@ __all__ = [
     "ApiServices",
     "Explainer",
     "IndexControl",
-    "JsonEvent",
     "RelatedFinder",
     "Searcher",
 ]
-
-
-class JsonEvent(Protocol):
-    """One event of an answer stream; `to_json()` is the NDJSON line's object (it carries its own `type`)."""
-
-    def to_json(self) -> Mapping[str, object]: ...
 
 
 class Answerer(Protocol):
@@ -40,8 +34,9 @@ class Answerer(Protocol):
         filters: SearchFilters | None,
         *,
         force: bool = False,
-    ) -> AsyncIterator[JsonEvent]:
-        """Streams `retrieval`, `token`…, then `done` or `error` (see docs/api.md).
+    ) -> AsyncIterator[Mapping[str, object]]:
+        """Streams `retrieval`, `token`…, then `done` or `error` (see docs/api.md), each as its NDJSON line's object
+        (`askvault.wire.events.PipelineLines` shapes the pipeline's events).
 
         `k` None means the pipeline's own default; `force` sends the notes even when the relevance decision
         would keep them back. Raising before the first event turns into an HTTP error;
@@ -86,12 +81,6 @@ class NoRelatedNotes:
 
 
 NO_RELATED = NoRelatedNotes()
-
-
-class Explanation(Protocol):
-    def to_json(self) -> Mapping[str, object]:
-        """The /api/explain body (docs/api.md)."""
-        ...
 
 
 class Explainer(Protocol):

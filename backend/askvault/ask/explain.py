@@ -11,7 +11,6 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from askvault.ask.events import JsonObject, relevance_json
 from askvault.ask.explain_reasons import Factor, Placement, factors_for, summary_for
 from askvault.ask.pipeline import AnswerPipeline, Retrieval
 from askvault.ask.relevance import RelevanceDecision
@@ -28,20 +27,10 @@ class LegEntry:
     rank: int
     score: float
 
-    def to_json(self) -> JsonObject:
-        return {
-            "chunk_id": self.chunk.id,
-            "heading_path": list(self.chunk.heading_path),
-            "start_line": self.chunk.start_line,
-            "end_line": self.chunk.end_line,
-            "rank": self.rank,
-            "score": round(self.score, 4),
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class Explanation:
-    """The body of `POST /api/explain` (docs/api.md)."""
+    """What `POST /api/explain` answers (docs/api.md); `askvault.wire.explain` shapes it."""
 
     question: str
     status: NoteStatus
@@ -58,43 +47,6 @@ class Explanation:
     dense_available: bool
     factors: tuple[Factor, ...]
     decision: RelevanceDecision
-
-    def to_json(self) -> JsonObject:
-        status = self.status
-        reason: JsonObject | None = None
-        if status.state != "indexed":
-            reason = {"rule": status.rule, "detail": status.detail}
-        return {
-            "question": self.question,
-            "note": {
-                "path": status.path,
-                "title": status.title if status.state == "indexed" else None,
-                "status": status.state,
-                "indexed_at": status.indexed_at,
-                "chunks": status.chunks if status.state == "indexed" else 0,
-                "reason": reason,
-            },
-            "sent": self.sent,
-            "summary": self.summary,
-            "best": {
-                "dense": _leg(self.dense),
-                "keyword": _leg(self.keyword),
-                "fused": _leg(self.fused),
-            },
-            "terms": {"matched": list(self.matched), "missing": list(self.missing)},
-            "cut": {
-                "k": self.k,
-                "sent": self.sent_count,
-                "last_score": None if self.last_score is None else round(self.last_score, 4),
-            },
-            "dense_available": self.dense_available,
-            "factors": [{"kind": f.kind, "detail": f.detail} for f in self.factors],
-            "relevance": relevance_json(self.decision),
-        }
-
-
-def _leg(entry: LegEntry | None) -> JsonObject | None:
-    return None if entry is None else entry.to_json()
 
 
 def _best_in_leg(trace: SearchTrace, note: str, leg: str) -> LegEntry | None:

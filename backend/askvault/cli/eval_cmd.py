@@ -155,7 +155,7 @@ async def _evaluate(
         if (plan.wanted or any(mode.needs_dense for mode in modes)) and report.dense != "ready":
             raise ModelError(
                 f"dense search is not ready ({report.dense_problem or report.dense}), so the dense and hybrid "
-                f"figures would mean nothing; start Ollama with {config.ollama.embed_model}, or pass --modes keyword"
+                "figures would mean nothing; fix that first, or pass --modes keyword"
             )
         for problem in report.failed:
             click.echo(f"askvault: warning: {problem.path} was not indexed: {problem.reason}", err=True)

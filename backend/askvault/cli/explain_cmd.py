@@ -13,6 +13,7 @@ from askvault.cli.options import build_config, handles_errors, setup_logging, sh
 from askvault.config import Config
 from askvault.errors import BadRequest, ConfigError
 from askvault.model import SearchFilters
+from askvault.wire.explain import explanation_to_json
 from askvault.wiring import open_engine
 from askvault.wiring.explain import engine_explainer
 
@@ -57,7 +58,7 @@ async def _explain(
 ) -> dict[str, object]:
     async with open_engine(config) as engine:
         explanation = await engine_explainer(engine).explain(question, note, k, filters)
-        return dict(explanation.to_json())
+        return dict(explanation_to_json(explanation))
 
 
 def _map(value: object) -> Mapping[str, object]:

@@ -14,6 +14,7 @@ from askvault.cli.options import build_config, handles_errors, setup_logging, sh
 from askvault.cli.render import render_ask_footer, render_search
 from askvault.config import Config
 from askvault.model import SearchFilters, SearchMode
+from askvault.wire.events import event_to_json
 from askvault.wiring import open_engine
 
 MODES = click.Choice(["hybrid", "dense", "keyword"])
@@ -115,7 +116,7 @@ async def _ask(
     error: Mapping[str, object] | None = None
     async with open_engine(config) as engine:
         async for event in engine.pipeline.run(question, (), k, filters, force=force):
-            body = event.to_json()
+            body = event_to_json(event)
             kind = body.get("type")
             if kind == "retrieval":
                 retrieval = body

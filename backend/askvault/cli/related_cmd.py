@@ -11,6 +11,7 @@ import click
 from askvault.api.validate import DEFAULT_RELATED_K, MAX_K, parse_note_path
 from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
 from askvault.config import Config
+from askvault.wire.search import related_to_json
 from askvault.wiring import open_engine
 
 METHODS = {"dense": "by meaning (chunk vectors)", "keyword": "by shared words (dense search is off or not ready)"}
@@ -72,4 +73,4 @@ def related(path: str, k: int, as_json: bool, verbose: bool, **params: object) -
 
 async def _related(config: Config, path: str, k: int) -> dict[str, object]:
     async with open_engine(config) as engine:
-        return (await engine.related.related(path, k)).to_json()
+        return related_to_json(await engine.related.related(path, k))

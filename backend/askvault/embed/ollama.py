@@ -6,11 +6,12 @@ import asyncio
 from collections.abc import Sequence
 
 import httpx
-from ollama import AsyncClient, ResponseError
+from ollama import AsyncClient
 
 from askvault.config import OllamaConfig
 from askvault.embed.prefixes import Prefixes, collection_tag, prefixes_for
-from askvault.errors import ModelError, ModelMissing, ModelTimeout, ModelUnreachable
+from askvault.errors import ModelError
+from askvault.ollama_errors import OllamaCall, ollama_error
 
 DEFAULT_KEEP_ALIVE = "10m"
 """How long Ollama keeps the model loaded after a call; indexing sends many calls in a row."""
@@ -86,21 +87,8 @@ class OllamaEmbedder:
                 response = await self._client.embed(
                     model=self.model, input=batch, truncate=True, keep_alive=self._keep_alive
                 )
-            except ResponseError as exc:
-                raise self._response_error(exc) from None
-            except ConnectionError as exc:
-                # The ollama client turns httpx.ConnectError (refused, DNS failure) into ConnectionError.
-                raise self._unreachable() from exc
-            except httpx.ConnectTimeout as exc:
-                raise self._unreachable() from exc
-            except httpx.TimeoutException as exc:
-                raise ModelTimeout(
-                    f"Ollama at {self._cfg.url} did not answer within {self._cfg.read_timeout_s:g} s while "
-                    f"embedding {len(batch)} texts with {self.model!r}"
-                ) from exc
-            except (httpx.HTTPError, ValueError) as exc:
-                # ValueError: a body that is not JSON or not an embed response (pydantic's error is one).
-                raise ModelError(f"Ollama at {self._cfg.url} broke off an embedding request: {exc}") from exc
+            except Exception as exc:
+                raise ollama_error(exc, self._call(len(batch))) from exc
         vectors = [[float(x) for x in vector] for vector in response.embeddings]
         self._check(batch, vectors)
         return vectors
@@ -116,24 +104,6 @@ class OllamaEmbedder:
                 "was the model replaced while Ask Vault was running? Restart to re-probe it"
             )
 
-    def _unreachable(self) -> ModelUnreachable:
-        return ModelUnreachable(
-            f"Ollama is not reachable at {self._cfg.url}: start it with `ollama serve` or set OLLAMA_HOST / "
-            "--ollama-url"
-        )
-
-    def _response_error(self, exc: ResponseError) -> ModelError:
-        text = str(exc.error)
-        lowered = text.lower()
-        if exc.status_code == 404 and "not found" in lowered and self.model.split(":")[0].lower() in lowered:
-            return ModelMissing(self.model)
-        if exc.status_code == 404:
-            return ModelError(f"Ollama at {self._cfg.url} has no /api/embed ({text}); update Ollama to 0.3 or newer")
-        if "not support" in lowered and "embed" in lowered:
-            return ModelError(
-                f"{self.model!r} is a chat model and cannot make embeddings; choose an embedding model such "
-                "as nomic-embed-text with --embed-model / ASKVAULT_EMBED_MODEL"
-            )
-        return ModelError(
-            f"Ollama at {self._cfg.url} failed to embed with {self.model!r} (HTTP {exc.status_code}): {text}"
-        )
+    def _call(self, texts: int) -> OllamaCall:
+        doing = f"embedding {texts} texts" if texts != 1 else "embedding a text"
+        return OllamaCall(self._cfg.url, self.model, "embedding", doing, "/api/embed", self._cfg.read_timeout_s)

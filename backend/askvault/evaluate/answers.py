@@ -108,7 +108,7 @@ async def answer_question(question: Question, model: str, pipeline: AnswerPipeli
                     error = event
     total_s = round(time.perf_counter() - started, 3)
     if error is not None and error.code == ModelMissing.code:
-        raise ModelMissing(model)
+        raise ModelMissing(model, error.message)
     if error is not None and error.code == ModelUnreachable.code:
         raise ModelUnreachable(error.message)
     outcome: Outcome = "error" if done is None else ("abstained" if done.no_results else "answered")

@@ -6,12 +6,13 @@ import asyncio
 from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 
 import httpx
-from ollama import AsyncClient, ChatResponse, ResponseError
+from ollama import AsyncClient, ChatResponse
 
 from askvault.config import OllamaConfig
-from askvault.errors import ModelError, ModelMissing, ModelStreamBroken, ModelTimeout, ModelUnreachable
+from askvault.errors import ModelError
 from askvault.generate.protocol import ChatDone, ChatEvent, ChatToken, JsonSchema
 from askvault.model import Message
+from askvault.ollama_errors import OllamaCall, broke_off, ollama_error
 
 DEFAULT_TEMPERATURE = 0.1
 """Low: a grounded answer should restate the sources, not improvise."""
@@ -115,38 +116,16 @@ class OllamaChatModel:
             async with asyncio.timeout(self._cfg.read_timeout_s):
                 return await anext(parts)
         except StopAsyncIteration:
-            raise ModelStreamBroken(
-                f"Ollama's answer from {self.model!r} ended without its closing message (the stream was cut)"
-            ) from None
+            raise broke_off(self._call(), "the stream ended without its closing message") from None
         except Exception as exc:
             raise self._mapped(exc) from exc
 
     def _mapped(self, exc: Exception) -> ModelError:
+        return ollama_error(exc, self._call())
+
+    def _call(self) -> OllamaCall:
         cfg = self._cfg
-        if isinstance(exc, ModelError):
-            return exc
-        if isinstance(exc, ResponseError):
-            if exc.status_code == 404 and "model" in exc.error.lower():
-                return ModelMissing(self.model)
-            if exc.status_code == -1:
-                return ModelError(f"Ollama stopped with an error while answering: {exc.error}")
-            return ModelError(f"Ollama answered HTTP {exc.status_code}: {exc.error}")
-        if isinstance(exc, httpx.ConnectTimeout):
-            wait = f"{cfg.connect_timeout_s:g} s"
-            return ModelUnreachable(f"Ollama at {cfg.url} did not accept a connection within {wait}")
-        # The client turns a refused connection into a bare ConnectionError outside streams; its subclasses
-        # (ConnectionResetError …) mean an established connection broke, which is a broken stream.
-        if isinstance(exc, httpx.ConnectError) or type(exc) is ConnectionError:
-            return ModelUnreachable(f"Cannot reach Ollama at {cfg.url}; is it running (`ollama serve`)?")
-        if isinstance(exc, TimeoutError | httpx.TimeoutException):
-            return ModelTimeout(
-                f"Ollama sent nothing for {cfg.read_timeout_s:g} s while answering with {self.model!r} "
-                "(overloaded, or still loading the model)"
-            )
-        if isinstance(exc, httpx.TransportError | OSError | ValueError):
-            # Connection dropped mid-body, or a line that is not valid JSON / not a chat message.
-            return ModelStreamBroken(f"The connection to Ollama broke off mid-answer ({type(exc).__name__})")
-        return ModelError(f"Ollama request failed: {type(exc).__name__}")
+        return OllamaCall(cfg.url, self.model, "chat", "answering", "/api/chat", cfg.read_timeout_s)
 
 
 async def _aclose(parts: AsyncIterator[ChatResponse]) -> None:

@@ -9,9 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from askvault.errors import ModelError, ModelMissing, ModelUnreachable
+from askvault.embed.protocol import Embedder
+from askvault.errors import ModelError
 from askvault.index.report import Progress
-from askvault.retrieve.dense import DenseIndex
+from askvault.store.dense_index import DenseIndex
 from askvault.store.manifest import Manifest
 from askvault.store.protocol import GraphIndexed, VectorStore
 
@@ -49,17 +50,9 @@ def collection_name(fingerprint: str) -> str:
     return "chunks_" + re.sub(r"[^A-Za-z0-9_-]+", "_", fingerprint).strip("_")
 
 
-def describe_model_problem(exc: ModelError, model: str) -> str:
-    if isinstance(exc, ModelMissing):
-        return f"embedding model missing — ollama pull {model}"
-    if isinstance(exc, ModelUnreachable):
-        return f"Ollama not reachable — start Ollama, then `ollama pull {model}` for dense search"
-    return f"embedding failed — {exc.message}"
-
-
 async def sync_dense(
     manifest: Manifest,
-    dense: DenseIndex,
+    dense: DenseIndex[Embedder],
     factory: VectorStoreFactory,
     progress: Callable[[Progress], None] | None = None,
     chores: VectorChores | None = None,
@@ -81,7 +74,7 @@ async def sync_dense(
         fingerprint = await embedder.fingerprint()
         dim = await embedder.dimension()
     except ModelError as exc:
-        _turn_off(dense, describe_model_problem(exc, embedder.model))
+        _turn_off(dense, exc.message)
         await _defer_chores(manifest, chores)
         return 0
     collection = collection_name(fingerprint)
@@ -91,7 +84,7 @@ async def sync_dense(
     complete_before = manifest.get_meta(ACTIVE_COLLECTION) == collection
     if not complete_before:
         # A new model: queries leave the old model's collection at once and use the new one as it fills.
-        dense.state, dense.store, dense.coverage = "building", None, 0.0
+        dense.building(None, 0.0)
     sweep = sweep or not complete_before
     stored: set[str] = set()
     if sweep:
@@ -115,7 +108,7 @@ async def sync_dense(
         try:
             vectors = await embedder.embed_documents([c.index_text for c in batch])
         except ModelError as exc:
-            _turn_off(dense, describe_model_problem(exc, embedder.model))
+            _turn_off(dense, exc.message)
             return done
         await store.upsert(batch, vectors)
         await asyncio.to_thread(manifest.mark_embedded, collection, [(c.id, manifest.content_hash(c)) for c in batch])
@@ -131,21 +124,21 @@ async def sync_dense(
         for retired in await factory.retire_others(keep=collection):
             # Its vectors are gone with its folder: coming back to that model must embed everything again.
             await asyncio.to_thread(manifest.forget_collection, retired)
-    dense.store, dense.state, dense.problem, dense.coverage = store, "ready", None, 1.0
+    dense.ready(store)
     return done
 
 
-async def start_graph(dense: DenseIndex) -> None:
+async def start_graph(dense: DenseIndex[Embedder]) -> None:
     """Lets a complete collection give itself a graph in the background once it is big enough."""
     store = dense.store
     if dense.state == "ready" and isinstance(store, GraphIndexed):
         await store.ensure_graph()
 
 
-def _partial(dense: DenseIndex, store: VectorStore, embedded: int, total: int) -> None:
+def _partial(dense: DenseIndex[Embedder], store: VectorStore, embedded: int, total: int) -> None:
     """A collection being built answers from the vectors it has (none yet: no store)."""
     if dense.state == "building" and embedded > 0:
-        dense.store, dense.coverage = store, embedded / max(1, total)
+        dense.building(store, embedded / max(1, total))
 
 
 async def _forget_lost(manifest: Manifest, stored: set[str], collection: str) -> set[str]:
@@ -203,6 +196,6 @@ async def _sweep_orphans(manifest: Manifest, store: VectorStore, collection: str
         await store.delete(orphans)
 
 
-def _turn_off(dense: DenseIndex, problem: str) -> None:
+def _turn_off(dense: DenseIndex[Embedder], problem: str) -> None:
     log.warning("dense search off: %s", problem)
-    dense.state, dense.problem = "off", problem
+    dense.off(problem)

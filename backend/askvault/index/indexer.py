@@ -14,6 +14,7 @@ from operator import attrgetter
 
 from askvault.chunk import CHUNKER_VERSION, boilerplate_candidates, chunk_note
 from askvault.config import ChunkParams, VaultConfig
+from askvault.embed.protocol import Embedder
 from askvault.errors import AskVaultError, NoteError, StoreError, VaultError, VaultLooksEmpty
 from askvault.index.changes import ChangeBatch
 from askvault.index.dense_sync import VectorChores, VectorStoreFactory, start_graph, sync_dense
@@ -29,8 +30,8 @@ from askvault.parse.decode import decode_note
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
 from askvault.parse.plain import PLAIN_TEXT_NOTICE
-from askvault.retrieve.dense import DenseIndex
 from askvault.store.catalog import ChunkCatalog
+from askvault.store.dense_index import DenseIndex
 from askvault.store.links import NoteLinks
 from askvault.store.manifest import Manifest, NoteStat
 from askvault.store.protocol import KeywordIndex
@@ -48,7 +49,7 @@ class Indexer:
         manifest: Manifest,
         catalog: ChunkCatalog,
         keywords: KeywordIndex,
-        dense: DenseIndex,
+        dense: DenseIndex[Embedder],
         vectors: VectorStoreFactory,
         links: NoteLinks | None = None,
         languages: NoteLanguages | None = None,
@@ -172,7 +173,7 @@ class Indexer:
             # A full disk or a damaged vector folder costs dense search, never the run or the keyword index:
             # the manifest holds the notes, and the next sync resumes (orphans swept, missing vectors added).
             log.warning("dense search off: %s", exc.message)
-            self._dense.state, self._dense.problem = "off", f"the vector store failed — {exc.message}"
+            self._dense.off(f"the vector store failed — {exc.message}")
         report.notes = self._manifest.count_notes()
         report.chunks = self._manifest.count_chunks()
         report.redactions = redactions_in(self._catalog.snapshot())

@@ -19,8 +19,9 @@ import aiohttp
 from askvault.ask.pipeline import AnswerPipeline
 from askvault.errors import AskVaultError
 from askvault.model import SearchFilters
-from askvault.retrieve.jsonshape import search_result_to_json
 from askvault.retrieve.protocol import Searcher
+from askvault.wire.events import event_lines
+from askvault.wire.search import search_result_to_json
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +52,8 @@ class LocalBackend:
         return search_result_to_json(await self._searcher.search(query, k, "hybrid", filters))
 
     async def ask(self, question: str, force: bool = False) -> list[Json]:
-        async with aclosing(self._pipeline.run(question, force=force)) as events:
-            return [event.to_json() async for event in events]
+        async with aclosing(event_lines(self._pipeline.run(question, force=force))) as lines:
+            return [line async for line in lines]
 
 
 class SidecarUnavailable(AskVaultError):

@@ -7,16 +7,17 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 
 from askvault.config import RetrievalParams
+from askvault.embed.protocol import Embedder
 from askvault.errors import BadRequest, ConfigError, ModelError
 from askvault.model import Chunk, Hit, RankedId, SearchFilters, SearchMode, SearchResult, TermStat
 from askvault.retrieve.date_filter import NO_PLAN, DatePlan, plan_date_scope, scoped_dense_search, without_scope
 from askvault.retrieve.dates import current_now
-from askvault.retrieve.dense import DenseIndex
 from askvault.retrieve.fusion import protect_leaders, rrf, score_fusion, vocabulary_coverage
 from askvault.retrieve.query_boosts import QueryBoosts, expand_note_hits
 from askvault.retrieve.signals import GraphSignals
 from askvault.retrieve.trace import SearchTrace
 from askvault.store.catalog import ChunkCatalog
+from askvault.store.dense_index import DenseIndex
 from askvault.store.links import NoteLinks
 from askvault.store.protocol import KeywordIndex
 
@@ -37,7 +38,7 @@ class HybridSearcher:
         self,
         catalog: ChunkCatalog,
         keywords: KeywordIndex,
-        dense: DenseIndex,
+        dense: DenseIndex[Embedder],
         params: RetrievalParams,
         visible: Callable[[Chunk], bool] | None = None,
         links: NoteLinks | None = None,

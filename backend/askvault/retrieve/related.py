@@ -7,9 +7,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from askvault.embed.protocol import Embedder
 from askvault.errors import BadRequest, NotFound
 from askvault.model import Chunk, SearchFilters
-from askvault.retrieve.dense import DenseIndex
 from askvault.retrieve.note_similarity import (
     SCORE_DIGITS,
     Aggregation,
@@ -20,6 +20,7 @@ from askvault.retrieve.note_similarity import (
     unit_rows,
 )
 from askvault.store.catalog import ChunkCatalog
+from askvault.store.dense_index import DenseIndex
 from askvault.store.protocol import KeywordIndex, VectorStore
 
 RelatedMethod = Literal["dense", "keyword"]
@@ -58,29 +59,6 @@ class RelatedResult:
     terms: tuple[str, ...] = ()
     """The keyword method's query: the note's most distinctive terms (empty for dense)."""
 
-    def to_json(self) -> dict[str, object]:
-        """The body of `POST /api/related` (docs/api.md), also what `askvault related --json` prints."""
-        return {
-            "path": self.path,
-            "method": self.method,
-            "results": [
-                {
-                    "path": hit.path,
-                    "title": hit.title,
-                    "score": hit.score,
-                    "passage": {
-                        "chunk_id": hit.passage.id,
-                        "heading_path": list(hit.passage.heading_path),
-                        "start_line": hit.passage.start_line,
-                        "end_line": hit.passage.end_line,
-                        "text": hit.passage.text,
-                    },
-                }
-                for hit in self.hits
-            ],
-            "timings_ms": dict(self.timings_ms),
-        }
-
 
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000.0, 3)
@@ -93,7 +71,7 @@ class RelatedNotes:
         self,
         catalog: ChunkCatalog,
         keywords: KeywordIndex,
-        dense: DenseIndex,
+        dense: DenseIndex[Embedder],
         visible: Callable[[Chunk], bool] | None = None,
         *,
         aggregation: Aggregation = AGGREGATION,

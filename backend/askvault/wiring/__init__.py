@@ -12,17 +12,18 @@ from askvault.ask.relevance import calibration_for
 from askvault.ask.rerank import ChatReranker
 from askvault.config import Config
 from askvault.embed.ollama import OllamaEmbedder
+from askvault.embed.protocol import Embedder
 from askvault.generate.ollama_chat import OllamaChatModel
 from askvault.index.dense_sync import sync_dense
 from askvault.index.indexer import Indexer
 from askvault.index.language import NoteLanguages
 from askvault.index.lock import IndexLock
 from askvault.index.privacy import VisibilityGuard
-from askvault.retrieve.dense import DenseIndex
 from askvault.retrieve.hybrid import HybridSearcher
 from askvault.retrieve.related import RelatedNotes
 from askvault.store.bm25 import Bm25Index
 from askvault.store.catalog import ChunkCatalog
+from askvault.store.dense_index import DenseIndex
 from askvault.store.detect import shared_detector
 from askvault.store.links import NoteLinks
 from askvault.store.manifest import Manifest
@@ -40,7 +41,7 @@ class Engine:
     manifest: Manifest
     catalog: ChunkCatalog
     keywords: Bm25Index
-    dense: DenseIndex
+    dense: DenseIndex[Embedder]
     embedder: OllamaEmbedder
     chat: OllamaChatModel
     vectors: EdgeFactory | ServerFactory
@@ -100,7 +101,7 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
             Tokenizer(config.retrieval.stem_language, keep_stop_words=config.retrieval.keep_stop_words),
             detect=detector.detect if detector is not None else None,
         )
-        dense = DenseIndex(embedder=embedder)
+        dense = DenseIndex[Embedder](embedder)
         languages = NoteLanguages(enabled=config.retrieval.note_languages, detector=detector)
         indexer = Indexer(config.vault, config.chunk, manifest, catalog, keywords, dense, vectors, links, languages)
         guard = VisibilityGuard(config.vault)

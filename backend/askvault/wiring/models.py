@@ -11,6 +11,7 @@ import httpx
 from ollama import AsyncClient, ResponseError
 
 from askvault.config import OllamaConfig
+from askvault.ollama_errors import missing, unreachable
 
 log = logging.getLogger(__name__)
 
@@ -68,10 +69,9 @@ class ModelMonitor:
             if ok:
                 problem = None
             elif not reachable:
-                problem = f"Ollama not reachable at {self._cfg.url} — start Ollama (`ollama serve`)"
+                problem = unreachable(self._cfg.url)
             else:
-                label = "embedding model" if role == "embed" else "chat model"
-                problem = f"{label} missing — ollama pull {model}"
+                problem = missing(model, "embedding" if role == "embed" else "chat")
             state[role] = {"name": model, "ok": ok, "problem": problem}
         previous, self._state = self._state, state
         if previous != state:

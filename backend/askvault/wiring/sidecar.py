@@ -18,6 +18,7 @@ from askvault.api.services import ApiServices
 from askvault.api.token import load_or_create_token
 from askvault.config import Config
 from askvault.index.watcher import VaultWatcher
+from askvault.wire.events import PipelineLines
 from askvault.wiring import Engine, open_engine
 from askvault.wiring.control import EngineControl
 from askvault.wiring.explain import engine_explainer
@@ -69,7 +70,7 @@ async def run_sidecar(
             control = EngineControl(engine, monitor)
             services = ApiServices(
                 searcher=engine.searcher,
-                answerer=engine.pipeline,
+                answerer=PipelineLines(engine.pipeline),
                 index=control,
                 related=engine.related,
                 explainer=engine_explainer(engine),

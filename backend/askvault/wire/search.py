@@ -1,8 +1,9 @@
-"""Search results → the JSON shapes of docs/api.md, shared by the sidecar API, the CLI and the MCP server."""
+"""Search and related-notes results → their JSON shapes (docs/api.md), for the sidecar API, the CLI and MCP."""
 
 from __future__ import annotations
 
 from askvault.model import Chunk, DateScopeReport, Hit, SearchResult, TermStat
+from askvault.retrieve.related import RelatedResult
 
 
 def chunk_to_json(chunk: Chunk) -> dict[str, object]:
@@ -65,4 +66,28 @@ def search_result_to_json(result: SearchResult) -> dict[str, object]:
         "results": [hit_to_json(h) for h in result.hits],
         "timings_ms": dict(result.timings_ms),
         "date_scope": date_scope_to_json(result.date_scope),
+    }
+
+
+def related_to_json(result: RelatedResult) -> dict[str, object]:
+    """The body of `POST /api/related`, also what `askvault related --json` prints."""
+    return {
+        "path": result.path,
+        "method": result.method,
+        "results": [
+            {
+                "path": hit.path,
+                "title": hit.title,
+                "score": hit.score,
+                "passage": {
+                    "chunk_id": hit.passage.id,
+                    "heading_path": list(hit.passage.heading_path),
+                    "start_line": hit.passage.start_line,
+                    "end_line": hit.passage.end_line,
+                    "text": hit.passage.text,
+                },
+            }
+            for hit in result.hits
+        ],
+        "timings_ms": dict(result.timings_ms),
     }
