@@ -15,11 +15,12 @@ from askvault.parse.links import LinkResolver
 from askvault.retrieve.hybrid import HybridSearcher
 from askvault.retrieve.jsonshape import hit_to_json
 from askvault.retrieve.mentions import alias_index, resolve_note
+from askvault.retrieve.trace import SearchTrace
 from askvault.store.bm25 import Bm25Index
 from askvault.store.tokenize import Tokenizer
 from askvault.wiring import Engine
 from tests.conftest import RunningOllama
-from tests.engine_helpers import engine_config, indexed_engine, paragraph, paths, write_notes
+from tests.engine_helpers import CountingTokenizer, engine_config, indexed_engine, paragraph, paths, write_notes
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -139,6 +140,22 @@ async def test_a_linked_note_gets_its_best_chunk_into_the_top_places(engine: Eng
     assert [hit.chunk.heading_path for hit in tuning] == [("Postgres", "Tuning")]
     assert tuning[0].boosts == ("mention:[[Postgres]]",)
     assert paths(promoted)[:2] == paths(plain)[:2]  # only the last place made room
+
+
+async def test_the_boosts_read_the_question_as_analysed_once(engine: Engine) -> None:
+    tokenizer = CountingTokenizer(engine.config.retrieval.stem_language)
+    keywords = Bm25Index(tokenizer)
+    keywords.rebuild(engine.catalog.snapshot().values())
+    # Legs of one candidate each: the tagged note's chunk is found by its own keyword look-up, outside them.
+    params = dataclasses.replace(engine.config.retrieval, fusion="rrf", mention_top=3, keyword_k=1, dense_k=1)
+    counted = HybridSearcher(engine.catalog, keywords, engine.dense, params, visible=engine.guard.visible)
+    trace = SearchTrace()
+    result = await counted.search("Which port review v2 covers #homelab?", 3, trace=trace)
+
+    linked = [hit for hit in result.hits if hit.boosts == ("tag:#homelab",)]
+    assert len(linked) == 1
+    assert linked[0].chunk.id not in {entry.chunk_id for entry in (*trace.keyword, *trace.dense)}
+    assert tokenizer.questions == 1  # the keyword leg, the identifier boost and that look-up: one analysis
 
 
 async def test_a_link_by_alias_resolves_through_the_alias_header(engine: Engine) -> None:
