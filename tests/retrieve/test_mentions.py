@@ -116,17 +116,17 @@ def test_labels_name_what_the_query_said() -> None:
     assert Mention("tag", "homelab/network").label == "tag:#homelab/network"
 
 
-def _chunk(path: str, index_text: str) -> Chunk:
-    return Chunk(path, path, path.rsplit("/", 1)[-1], (), 1, 2, "text", index_text)
+def _chunk(path: str, aliases: tuple[str, ...] = ()) -> Chunk:
+    return Chunk(path, path, path.rsplit("/", 1)[-1], (), 1, 2, "text", "text", aliases=aliases)
 
 
-def test_the_alias_index_reads_the_chunk_headers_and_prefers_the_shorter_path() -> None:
+def test_the_alias_index_reads_the_chunks_aliases_and_prefers_the_shorter_path() -> None:
     chunks = {
         c.id: c
         for c in (
-            _chunk("Homelab/Services/Home Assistant.md", "Home Assistant\nAliases: HA, hass · Tags: #homelab\n\nx"),
-            _chunk("HA.md", "HA notes\nAliases: ha\n\nx"),
-            _chunk("Plain.md", "Plain\nSection\n\nx"),
+            _chunk("Homelab/Services/Home Assistant.md", ("HA", "hass")),
+            _chunk("HA.md", ("ha",)),
+            _chunk("Plain.md"),
         )
     }
 

@@ -158,9 +158,9 @@ async def test_the_boosts_read_the_question_as_analysed_once(engine: Engine) -> 
     assert tokenizer.questions == 1  # the keyword leg, the identifier boost and that look-up: one analysis
 
 
-async def test_a_link_by_alias_resolves_through_the_alias_header(engine: Engine) -> None:
+async def test_a_link_by_alias_resolves_through_the_chunks_aliases(engine: Engine) -> None:
     # The header puts the alias in every chunk's index text, so the keyword leg already finds the note; what the
-    # mention adds is the resolution, read back from that header over the real chunker's output.
+    # mention adds is the resolution, from the aliases the real chunker gives every chunk of the note.
     chunks = engine.catalog.snapshot()
     promoted = await searcher(engine, mention_top=1).search("Which port review says what about [[pg-main]]?", 3)
 

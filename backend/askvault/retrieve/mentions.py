@@ -5,7 +5,6 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping, Sequence
 
-from askvault.chunk.notes import header_aliases
 from askvault.model import Chunk
 from askvault.parse.links import LinkResolver
 from askvault.query.mentions import Mention
@@ -41,11 +40,11 @@ def _path_order(path: str) -> tuple[int, int, str]:
 
 
 def alias_index(chunks: Mapping[str, Chunk]) -> dict[str, str]:
-    """Casefolded alias → note path, read from the alias header of the chunks' index text (`chunk.header_aliases`;
-    empty when `chunk.alias_header` is off). Two notes sharing an alias: the shorter path wins, as for names."""
+    """Casefolded alias → note path, from the chunks' `aliases` (the note's frontmatter). Two notes sharing an
+    alias: the shorter path wins, as for names."""
     found: dict[str, str] = {}
     for chunk in chunks.values():
-        for alias in header_aliases(chunk.index_text, chunk.heading_path):
+        for alias in chunk.aliases:
             key, held = _key(alias), found.get(_key(alias))
             if held is None or _path_order(chunk.path) < _path_order(held):
                 found[key] = chunk.path
