@@ -20,6 +20,7 @@ from askvault.embed.prefixes import RETRIEVAL_INSTRUCTION
 from askvault.index.dense_sync import ACTIVE_COLLECTION
 from askvault.index.report import IndexReport
 from askvault.model import Chunk, Note, SearchResult
+from askvault.store.tokenize import Tokenizer
 from askvault.wiring import Engine, open_engine
 from tests.fakes.ollama_server import FakeOllama
 
@@ -128,3 +129,15 @@ def before_chunking(
 
 def paths(result: SearchResult) -> list[str]:
     return [hit.chunk.path for hit in result.hits]
+
+
+class CountingTokenizer(Tokenizer):
+    """The real tokenizer, counting the questions it analyses (`query_terms`), to prove a search does it once."""
+
+    def __init__(self, language: str | None = "english") -> None:
+        super().__init__(language)
+        self.questions = 0
+
+    def query_terms(self, text: str) -> list[str]:
+        self.questions += 1
+        return super().query_terms(text)

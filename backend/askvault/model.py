@@ -86,6 +86,9 @@ class Chunk:
     language: str = ""
     """The note's language as an ISO 639-1 code (`de`, `zh`): from its frontmatter (`lang`/`language`) or
     detected; "" when unknown, and the keyword leg then uses the configured `stem_language`."""
+    aliases: tuple[str, ...] = ()
+    """The note's frontmatter aliases, as written: a `[[link]]` to one of them names the note. (The alias header
+    of `index_text` is how the retrieval legs see them; this is how everything else does.)"""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from askvault.evaluate.modes import EvalMode, ModeRegistry, searcher_modes
 from askvault.evaluate.questions import Question
 from askvault.evaluate.runner import EvalResult, NoteLines, parse_ks, parse_mode_names, run_evaluation
 from askvault.model import Hit
-from askvault.retrieve.dates import current_now
+from askvault.query.dates import current_now
 from askvault.wiring import Engine, open_engine
 from tests.conftest import RunningOllama, VaultWriter
 from tests.evaluate.tiny_vault import NOTES, questions

@@ -7,6 +7,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from askvault.model import Chunk, RankedId, SearchFilters
+from askvault.query.dates import DateScope, find_date_scope
 from askvault.retrieve.date_filter import (
     BASIS,
     EXPLICIT_FILTER,
@@ -58,6 +59,10 @@ def test_note_day_prefers_the_path_date(path: str, mtime: float, day: date) -> N
     assert note_day(_chunk(path, mtime), NOW) == day
 
 
+def _scope(question: str) -> DateScope | None:
+    return find_date_scope(question, NOW)
+
+
 CATALOG = {
     c.id: c
     for c in (
@@ -71,7 +76,7 @@ CATALOG = {
 
 
 def test_a_phrase_with_notes_in_range_is_applied_to_those_notes() -> None:
-    plan = plan_date_scope("what did I do last week", SearchFilters(), CATALOG.values(), NOW)
+    plan = plan_date_scope(_scope("what did I do last week"), SearchFilters(), CATALOG.values(), NOW)
 
     assert plan.report is not None
     assert plan.accept is not None
@@ -83,7 +88,7 @@ def test_a_phrase_with_notes_in_range_is_applied_to_those_notes() -> None:
 
 
 def test_other_filters_narrow_the_notes_counted() -> None:
-    plan = plan_date_scope("last week", SearchFilters(tag="homelab"), CATALOG.values(), NOW)
+    plan = plan_date_scope(_scope("last week"), SearchFilters(tag="homelab"), CATALOG.values(), NOW)
 
     assert plan.report is not None
     assert plan.report.notes == 1
@@ -102,7 +107,7 @@ PLANS = [
 def test_a_phrase_that_cannot_apply_is_reported_not_applied(
     query: str, filters: SearchFilters, reason: str | None
 ) -> None:
-    plan = plan_date_scope(query, filters, CATALOG.values(), NOW)
+    plan = plan_date_scope(_scope(query), filters, CATALOG.values(), NOW)
 
     assert plan.accept is None
     if reason is None:
@@ -113,7 +118,7 @@ def test_a_phrase_that_cannot_apply_is_reported_not_applied(
 
 
 def test_without_scope_keeps_the_phrase_and_says_why() -> None:
-    plan = without_scope(plan_date_scope("last week", SearchFilters(), CATALOG.values(), NOW))
+    plan = without_scope(plan_date_scope(_scope("last week"), SearchFilters(), CATALOG.values(), NOW))
 
     assert plan.accept is None
     assert plan.report is not None

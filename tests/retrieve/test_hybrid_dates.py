@@ -10,11 +10,14 @@ import pytest
 import pytest_asyncio
 
 from askvault.config import RetrievalParams
-from askvault.model import SearchFilters, SearchMode
-from askvault.retrieve.dates import reference_now
+from askvault.model import Chunk, SearchFilters, SearchMode
+from askvault.query.dates import reference_now
+from askvault.retrieve.hybrid import HybridSearcher
+from askvault.retrieve.trace import SearchTrace
+from askvault.store.bm25 import Bm25Index
 from askvault.wiring import Engine
 from tests.conftest import RunningOllama
-from tests.engine_helpers import engine_config, indexed_engine, paths, set_mtime, write_notes
+from tests.engine_helpers import CountingTokenizer, engine_config, indexed_engine, paths, set_mtime, write_notes
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -115,3 +118,40 @@ async def test_without_a_phrase_there_is_no_scope(engine: Engine) -> None:
     result = await engine.searcher.search("bread dough", 5, "hybrid")
 
     assert result.date_scope is None
+
+
+YESTERDAY = "Daily/2024-03-04.md"
+""""Yesterday" on 5 March: the only note in range, hidden by the privacy re-check below."""
+
+
+def counting_searcher(engine: Engine) -> tuple[HybridSearcher, CountingTokenizer]:
+    """The engine's catalog and vectors behind a keyword index whose tokenizer counts, and a privacy re-check that
+    hides yesterday's note (excluded after it was indexed): a search scoped to yesterday then shows nothing."""
+    tokenizer = CountingTokenizer()
+    keywords = Bm25Index(tokenizer)
+    keywords.rebuild(engine.catalog.snapshot().values())
+    params = RetrievalParams(dense_k=LEG_K, keyword_k=LEG_K, query_dates=True)
+
+    def visible(chunk: Chunk) -> bool:
+        return chunk.path != YESTERDAY
+
+    return HybridSearcher(engine.catalog, keywords, engine.dense, params, visible=visible), tokenizer
+
+
+async def test_the_date_scope_retry_embeds_and_tokenizes_the_question_once(
+    engine: Engine, module_ollama: RunningOllama
+) -> None:
+    searcher, tokenizer = counting_searcher(engine)
+    trace = SearchTrace()
+    before = len(module_ollama.fake.calls("/api/embed"))
+    with reference_now(datetime(2024, 3, 5, 12, tzinfo=UTC)):
+        result = await searcher.search("bread I baked yesterday", 10, "hybrid", trace=trace)
+
+    assert trace.retried  # the scoped run showed nothing (its one note is hidden): it ran again unscoped
+    assert result.date_scope is not None
+    assert result.date_scope.fallback_reason == "nothing_in_range"
+    assert result.hits
+    assert YESTERDAY not in paths(result)
+    assert result.counts["dense"] == LEG_K  # the retry's dense leg ran, on the question's one vector
+    assert len(module_ollama.fake.calls("/api/embed")) - before == 1
+    assert tokenizer.questions == 1

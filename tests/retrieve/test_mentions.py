@@ -1,4 +1,4 @@
-"""Explicit mentions: parsing `[[links]]` and `#tags`, resolving notes like Obsidian, and guaranteed places."""
+"""Explicit mentions: resolving notes like Obsidian, and the guaranteed places of their best chunks."""
 
 from __future__ import annotations
 
@@ -6,41 +6,9 @@ import pytest
 
 from askvault.model import Chunk
 from askvault.parse.links import LinkResolver
+from askvault.query.mentions import Mention
 from askvault.retrieve.fusion import Fused
-from askvault.retrieve.mentions import Mention, alias_index, best_of, parse_mentions, promote, resolve_note
-
-PARSE: list[tuple[str, str, list[Mention]]] = [
-    ("none", "What does the Kodi maintenance workflow do?", []),
-    ("plain-link", "What port does [[Postgres]] use?", [Mention("note", "Postgres")]),
-    (
-        "link-with-alias",
-        "Compare [[Home Assistant|HA]] and [[Zigbee]]",
-        [Mention("note", "Home Assistant"), Mention("note", "Zigbee")],
-    ),
-    ("link-with-path", "See [[Homelab/Services/Postgres]]", [Mention("note", "Homelab/Services/Postgres")]),
-    ("link-with-heading", "Risks in [[Kitchen renovation#Risks]]?", [Mention("note", "Kitchen renovation", "Risks")]),
-    ("link-to-block", "the line [[Daily#^abc123]]", [Mention("note", "Daily")]),
-    ("nested-heading-last-part", "[[Kitchen#Plan#Risks]]", [Mention("note", "Kitchen", "Risks")]),
-    ("escaped-pipe-in-table", "[[Kitchen\\|the kitchen]]", [Mention("note", "Kitchen")]),
-    ("embed", "![[Home]]", [Mention("note", "Home")]),
-    ("same-note-heading-only", "[[#Risks]] here", []),
-    ("repeated-once", "[[A]] and [[A]]", [Mention("note", "A")]),
-    ("tag", "What is open in #homelab?", [Mention("tag", "homelab")]),
-    ("nested-tag-lowercased", "notes in #Homelab/Network please", [Mention("tag", "homelab/network")]),
-    ("number-is-not-a-tag", "issue #1 and #2024", []),
-    ("sharp-in-word-is-not", "I write C# and see page#anchor", []),
-    (
-        "heading-is-not-a-tag",
-        "[[Kitchen#Risks]] and #kitchen",
-        [Mention("note", "Kitchen", "Risks"), Mention("tag", "kitchen")],
-    ),
-]
-
-
-@pytest.mark.parametrize(("query", "expected"), [(q, e) for _, q, e in PARSE], ids=[i for i, _, _ in PARSE])
-def test_parse_mentions(query: str, expected: list[Mention]) -> None:
-    assert parse_mentions(query) == expected
-
+from askvault.retrieve.mentions import alias_index, best_of, promote, resolve_note
 
 TITLES = {
     "Homelab/Services/Postgres.md": "Postgres",
@@ -148,17 +116,17 @@ def test_labels_name_what_the_query_said() -> None:
     assert Mention("tag", "homelab/network").label == "tag:#homelab/network"
 
 
-def _chunk(path: str, index_text: str) -> Chunk:
-    return Chunk(path, path, path.rsplit("/", 1)[-1], (), 1, 2, "text", index_text)
+def _chunk(path: str, aliases: tuple[str, ...] = ()) -> Chunk:
+    return Chunk(path, path, path.rsplit("/", 1)[-1], (), 1, 2, "text", "text", aliases=aliases)
 
 
-def test_the_alias_index_reads_the_chunk_headers_and_prefers_the_shorter_path() -> None:
+def test_the_alias_index_reads_the_chunks_aliases_and_prefers_the_shorter_path() -> None:
     chunks = {
         c.id: c
         for c in (
-            _chunk("Homelab/Services/Home Assistant.md", "Home Assistant\nAliases: HA, hass · Tags: #homelab\n\nx"),
-            _chunk("HA.md", "HA notes\nAliases: ha\n\nx"),
-            _chunk("Plain.md", "Plain\nSection\n\nx"),
+            _chunk("Homelab/Services/Home Assistant.md", ("HA", "hass")),
+            _chunk("HA.md", ("ha",)),
+            _chunk("Plain.md"),
         )
     }
 

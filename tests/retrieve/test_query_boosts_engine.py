@@ -14,12 +14,13 @@ from askvault.model import SearchFilters, SearchResult
 from askvault.parse.links import LinkResolver
 from askvault.retrieve.hybrid import HybridSearcher
 from askvault.retrieve.mentions import alias_index, resolve_note
+from askvault.retrieve.trace import SearchTrace
 from askvault.store.bm25 import Bm25Index
 from askvault.store.tokenize import Tokenizer
 from askvault.wire.search import hit_to_json
 from askvault.wiring import Engine
 from tests.conftest import RunningOllama
-from tests.engine_helpers import engine_config, indexed_engine, paragraph, paths, write_notes
+from tests.engine_helpers import CountingTokenizer, engine_config, indexed_engine, paragraph, paths, write_notes
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -141,9 +142,25 @@ async def test_a_linked_note_gets_its_best_chunk_into_the_top_places(engine: Eng
     assert paths(promoted)[:2] == paths(plain)[:2]  # only the last place made room
 
 
-async def test_a_link_by_alias_resolves_through_the_alias_header(engine: Engine) -> None:
+async def test_the_boosts_read_the_question_as_analysed_once(engine: Engine) -> None:
+    tokenizer = CountingTokenizer(engine.config.retrieval.stem_language)
+    keywords = Bm25Index(tokenizer)
+    keywords.rebuild(engine.catalog.snapshot().values())
+    # Legs of one candidate each: the tagged note's chunk is found by its own keyword look-up, outside them.
+    params = dataclasses.replace(engine.config.retrieval, fusion="rrf", mention_top=3, keyword_k=1, dense_k=1)
+    counted = HybridSearcher(engine.catalog, keywords, engine.dense, params, visible=engine.guard.visible)
+    trace = SearchTrace()
+    result = await counted.search("Which port review v2 covers #homelab?", 3, trace=trace)
+
+    linked = [hit for hit in result.hits if hit.boosts == ("tag:#homelab",)]
+    assert len(linked) == 1
+    assert linked[0].chunk.id not in {entry.chunk_id for entry in (*trace.keyword, *trace.dense)}
+    assert tokenizer.questions == 1  # the keyword leg, the identifier boost and that look-up: one analysis
+
+
+async def test_a_link_by_alias_resolves_through_the_chunks_aliases(engine: Engine) -> None:
     # The header puts the alias in every chunk's index text, so the keyword leg already finds the note; what the
-    # mention adds is the resolution, read back from that header over the real chunker's output.
+    # mention adds is the resolution, from the aliases the real chunker gives every chunk of the note.
     chunks = engine.catalog.snapshot()
     promoted = await searcher(engine, mention_top=1).search("Which port review says what about [[pg-main]]?", 3)
 

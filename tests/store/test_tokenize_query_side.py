@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from askvault.store.tokenize import Tokenizer, identifiers, is_identifier
+from askvault.query.identifiers import identifiers, is_identifier
+from askvault.store.tokenize import Tokenizer
 
 IS_IDENTIFIER: list[tuple[str, str, bool]] = [
     ("hyphenated-host", "kodi-livingroom", True),

@@ -9,8 +9,8 @@ from typing import Literal
 from askvault.ask.pipeline import Retrieval
 from askvault.config import PromptParams
 from askvault.model import Chunk, NoteStatus, SearchFilters
+from askvault.query.dates import current_now
 from askvault.retrieve.date_filter import note_day
-from askvault.retrieve.dates import current_now
 from askvault.retrieve.trace import SearchTrace
 
 FactorKind = Literal["filter", "date_scope", "abstention", "rerank", "prompt_budget", "dense_off", "privacy"]

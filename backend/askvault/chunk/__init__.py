@@ -62,13 +62,13 @@ def chunk_note(
     if params.note_chunk and note.sections and any(s.text.strip() for s in note.sections):
         text = note_outline(note)[: params.hard_cap_chars]
         outline = Chunk(note_chunk_id(note.path), note.path, note.title, (), 1, 1, text, text)
-        chunks.insert(0, replace(outline, tags=note.tags, mtime=mtime))
+        chunks.insert(0, replace(outline, tags=note.tags, mtime=mtime, aliases=note.aliases))
     return chunks
 
 
 def _section_chunks(note: Note, params: ChunkParams, mtime: float, boilerplate: frozenset[str]) -> list[Chunk]:
     sections = [s for s in note.sections if s.text.strip()]
-    base = Chunk("", note.path, note.title, (), 1, 1, "", "", note.tags, mtime)
+    base = Chunk("", note.path, note.title, (), 1, 1, "", "", note.tags, mtime, aliases=note.aliases)
     meta = meta_line(note, params.alias_header, params.tag_header, params.header_new_words_only)
     if not sections:
         lines = [note.title[:MAX_TITLE_LINE]]

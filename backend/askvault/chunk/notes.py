@@ -6,13 +6,7 @@ import posixpath
 import re
 from dataclasses import replace
 
-from askvault.chunk.ids import (
-    MAX_NOTE_ITEMS,
-    MAX_TITLE_LINE,
-    MAX_TRAIL_LINE,
-    MIN_BOILERPLATE_CHARS,
-    TRAIL_SEPARATOR,
-)
+from askvault.chunk.ids import MAX_NOTE_ITEMS, MAX_TITLE_LINE, MIN_BOILERPLATE_CHARS
 from askvault.chunk.units import Unit, unit_maker
 from askvault.model import Note
 
@@ -50,19 +44,6 @@ def meta_line(note: Note, aliases: bool = True, tags: bool = True, new_words_onl
     if labels:
         parts.append("Tags: " + " ".join("#" + label for label in labels))
     return " · ".join(parts)
-
-
-def header_aliases(index_text: str, trail: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """The aliases `meta_line` wrote under a chunk's title (its second line, unless that is the heading `trail`),
-    so a reader of the index can resolve `[[alias]]` without the parsed note; () when the header is off or the
-    note has none. An alias holding ", " reads as two, which only adds a look-up key."""
-    lines = index_text.split("\n", 2)
-    if len(lines) < 2 or not lines[1].startswith("Aliases: "):
-        return ()
-    if trail and lines[1] == TRAIL_SEPARATOR.join(trail)[:MAX_TRAIL_LINE]:
-        return ()
-    names = lines[1].removeprefix("Aliases: ").split(" · Tags: ", 1)[0]
-    return tuple(name.strip() for name in names.split(", ") if name.strip())
 
 
 def _unique(items: list[str]) -> list[str]:

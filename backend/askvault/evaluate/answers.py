@@ -17,7 +17,7 @@ from askvault.evaluate.answer_metrics import AnswerScore, Outcome, score_answer,
 from askvault.evaluate.metrics import JsonValue, evidence_hit_at_k
 from askvault.evaluate.questions import Question
 from askvault.evaluate.runner import NoteLines
-from askvault.retrieve.dates import reference_now
+from askvault.query.dates import reference_now
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from askvault.evaluate.modes import EvalMode
 from askvault.evaluate.questions import Question
 from askvault.model import Hit
 from askvault.parse.decode import decode_note
-from askvault.retrieve.dates import reference_now
+from askvault.query.dates import reference_now
 
 DEFAULT_KS = (3, 6, 10)
 MAX_K = 50

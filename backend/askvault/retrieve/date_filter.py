@@ -9,7 +9,7 @@ from datetime import date, datetime, time
 from functools import lru_cache
 
 from askvault.model import Chunk, DateScopeReport, RankedId, SearchFilters
-from askvault.retrieve.dates import DateScope, find_date_scope
+from askvault.query.dates import DateScope
 from askvault.store.protocol import VectorStore
 
 BASIS = "note_date_then_mtime"
@@ -65,16 +65,15 @@ def _report(scope: DateScope, applied: bool, notes: int, reason: str | None) -> 
     return DateScopeReport(scope.phrase, scope.start, scope.end, applied, BASIS, notes, reason)
 
 
-def plan_date_scope(
-    query: str, filters: SearchFilters, notes: Iterable[Chunk], now: datetime, week_start: int = 0
-) -> DatePlan:
-    """The scope of the date phrase in `query`, checked against the notes: applied only when a note is in it.
+def plan_date_scope(scope: DateScope | None, filters: SearchFilters, notes: Iterable[Chunk], now: datetime) -> DatePlan:
+    """The scope of the question's date phrase (`AnalysedQuery.date_scope`), checked against the notes: applied
+    only when a note is in it.
 
     `notes` needs one chunk of each note (a note's chunks share its path, tags and mtime, so one decides for all;
     more do no harm); it is only iterated when the query holds a date phrase. An explicit
-    modified_after/modified_before in `filters` wins (the phrase is reported, not applied).
+    modified_after/modified_before in `filters` wins (the phrase is reported, not applied). `now` gives the
+    zone an mtime's day is read in.
     """
-    scope = find_date_scope(query, now, week_start)
     if scope is None:
         return NO_PLAN
     if filters.modified_after is not None or filters.modified_before is not None:

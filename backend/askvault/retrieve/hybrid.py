@@ -5,13 +5,15 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
 from askvault.config import RetrievalParams
 from askvault.embed.protocol import Embedder
 from askvault.errors import BadRequest, ConfigError, ModelError
 from askvault.model import Chunk, Hit, RankedId, SearchFilters, SearchMode, SearchResult, TermStat
+from askvault.query.analyse import AnalysedQuery, analyse_query
+from askvault.query.dates import current_now
 from askvault.retrieve.date_filter import NO_PLAN, DatePlan, plan_date_scope, scoped_dense_search, without_scope
-from askvault.retrieve.dates import current_now
 from askvault.retrieve.fusion import protect_leaders, rrf, score_fusion, vocabulary_coverage
 from askvault.retrieve.query_boosts import QueryBoosts, expand_note_hits
 from askvault.retrieve.signals import GraphSignals
@@ -29,6 +31,15 @@ FUSIONS = ("rrf", "scores")
 
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000.0, 3)
+
+
+@dataclass(slots=True)
+class _QueryVector:
+    """The question's embedding, asked for at most once per search: the date-scope retry reuses it."""
+
+    vector: list[float] | None = None
+    embed_ms: float = 0.0
+    failed: ModelError | None = None
 
 
 class HybridSearcher:
@@ -71,13 +82,16 @@ class HybridSearcher:
             raise BadRequest("k must be at least 1")
         filters = filters or SearchFilters()
         started = time.perf_counter()
+        now = current_now() if self._params.query_dates else None
+        analysed = analyse_query(query, self._keywords.query_analysis(), now)
         plan = NO_PLAN
-        if self._params.query_dates:
-            plan = plan_date_scope(query, filters, self._first_chunks(), current_now())
-        result = await self._search(query, k, mode, filters, plan, started, trace)
+        if now is not None:
+            plan = plan_date_scope(analysed.date_scope, filters, self._first_chunks(), now)
+        embedded = _QueryVector()
+        result = await self._search(analysed, k, mode, filters, plan, started, embedded, trace)
         if plan.accept is not None and not result.hits:
             # Scoped to a range that held nothing for this query: search everything and say so.
-            result = await self._search(query, k, mode, filters, without_scope(plan), started, trace)
+            result = await self._search(analysed, k, mode, filters, without_scope(plan), started, embedded, trace)
             if trace is not None:
                 trace.retried = True
         return result
@@ -93,26 +107,27 @@ class HybridSearcher:
 
     async def _search(
         self,
-        query: str,
+        query: AnalysedQuery,
         k: int,
         mode: SearchMode,
         filters: SearchFilters,
         plan: DatePlan,
         started: float,
+        embedded: _QueryVector,
         trace: SearchTrace | None = None,
     ) -> SearchResult:
         timings: dict[str, float] = {}
         dense_ranked: list[RankedId] = []
         dense_available = self._dense.usable
         if mode in ("hybrid", "dense"):
-            dense_ranked, dense_available = await self._dense_leg(query, filters, mode, timings, plan)
+            dense_ranked, dense_available = await self._dense_leg(query.text, filters, mode, timings, plan, embedded)
 
         keyword_ranked: list[RankedId] = []
         terms: list[TermStat] = []
         keyword_matched = 0
         if mode in ("hybrid", "keyword"):
             t0 = time.perf_counter()
-            result = self._keywords.search(query, self._params.keyword_k, self._allow(filters, plan))
+            result = self._keywords.search_terms(query.terms, self._params.keyword_k, self._allow(filters, plan))
             keyword_ranked, terms, keyword_matched = result.ranked, result.terms, result.matched
             timings["keyword"] = _ms(t0)
 
@@ -124,7 +139,7 @@ class HybridSearcher:
         # The whole search, embedding included (docs/api.md); the answer pipeline subtracts `embed` itself.
         timings["total"] = _ms(started)
         return SearchResult(
-            query=query,
+            query=query.text,
             mode=mode,
             hits=hits,
             terms=terms,
@@ -135,23 +150,35 @@ class HybridSearcher:
         )
 
     async def _dense_leg(
-        self, query: str, filters: SearchFilters, mode: SearchMode, timings: dict[str, float], plan: DatePlan
+        self,
+        query: str,
+        filters: SearchFilters,
+        mode: SearchMode,
+        timings: dict[str, float],
+        plan: DatePlan,
+        embedded: _QueryVector,
     ) -> tuple[list[RankedId], bool]:
         store = self._dense.store
         if not self._dense.usable or store is None:
             if mode == "dense":
                 raise ModelError(self._dense.problem or "dense search is not available yet (index building)")
             return [], False
-        t0 = time.perf_counter()
-        try:
-            vector = await self._dense.embedder.embed_query(query)
-        except ModelError as exc:
-            if mode == "dense":
-                raise
+        if embedded.vector is None and embedded.failed is None:
+            t0 = time.perf_counter()
+            try:
+                embedded.vector = await self._dense.embedder.embed_query(query)
+            except ModelError as exc:
+                embedded.failed = exc
+                if mode != "dense":
+                    log.warning("dense leg skipped: %s", exc.message)
+            embedded.embed_ms = _ms(t0)
+        vector = embedded.vector
+        if vector is None:
+            if mode == "dense" and embedded.failed is not None:
+                raise embedded.failed
             # Hybrid keeps answering from keywords when Ollama goes away mid-session.
-            log.warning("dense leg skipped: %s", exc.message)
             return [], False
-        timings["embed"] = _ms(t0)
+        timings["embed"] = embedded.embed_ms
         t0 = time.perf_counter()
         if plan.accept is None:
             ranked = await store.search(vector, self._params.dense_k, filters)
@@ -175,7 +202,7 @@ class HybridSearcher:
 
     def _fuse(
         self,
-        query: str,
+        query: AnalysedQuery,
         mode: SearchMode,
         filters: SearchFilters,
         dense: list[RankedId],

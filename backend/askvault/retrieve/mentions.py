@@ -1,58 +1,14 @@
-"""Explicit mentions in a query: `[[Note]]` links and `#tags`, resolved like Obsidian, and their guaranteed places."""
+"""A question's `[[Note]]` / `#tag` mentions resolved like Obsidian, and their guaranteed places in the ranking."""
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Literal
 
-import regex
-
-from askvault.chunk.notes import header_aliases
 from askvault.model import Chunk
-from askvault.parse.links import LinkResolver, split_wikilink
+from askvault.parse.links import LinkResolver
+from askvault.query.mentions import Mention
 from askvault.retrieve.fusion import Fused
-
-_WIKILINK = regex.compile(r"!?\[\[([^\[\]]*)\]\]")
-# Obsidian's tag characters; a tag needs one character that is not a digit (`#1` is not a tag), and `#` must not
-# follow a word character (`C#`, `page#section`).
-_TAG = regex.compile(r"(?<![\p{L}\p{N}_#&/])#([\p{L}\p{N}_/\-]+)")
-_DIGITS = regex.compile(r"[\p{N}/\-_]+")
-
-
-@dataclass(frozen=True, slots=True)
-class Mention:
-    """One note or tag a query names explicitly."""
-
-    kind: Literal["note", "tag"]
-    target: str
-    """The link target as written (`Homelab/Postgres`), or the tag lowercased without `#` (`homelab/network`)."""
-    heading: str | None = None
-    """The heading of `[[Note#Heading]]`, when given."""
-
-    @property
-    def label(self) -> str:
-        """How the inspector names it: `mention:[[Postgres]]`, `tag:#homelab`."""
-        if self.kind == "tag":
-            return f"tag:#{self.target}"
-        return f"mention:[[{self.target}]]"
-
-
-def parse_mentions(query: str) -> list[Mention]:
-    """Every `[[link]]` (also `![[embed]]`, `[[Note#Heading]]`, `[[Note|shown text]]`) and `#tag` in the query,
-    in order, each once. A link's `#Heading` is its heading, not a tag; a link to a block keeps no heading."""
-    mentions: list[Mention] = []
-    for match in _WIKILINK.finditer(query):
-        link = split_wikilink(match.group(1))
-        if link.target:
-            mentions.append(Mention("note", link.target, link.heading))
-    rest = _WIKILINK.sub(" ", query)
-    for match in _TAG.finditer(rest):
-        tag = match.group(1).strip("/").lower()
-        if tag and _DIGITS.fullmatch(tag) is None:
-            mentions.append(Mention("tag", tag))
-    return list(dict.fromkeys(mentions))
 
 
 def _key(text: str) -> str:
@@ -84,11 +40,11 @@ def _path_order(path: str) -> tuple[int, int, str]:
 
 
 def alias_index(chunks: Mapping[str, Chunk]) -> dict[str, str]:
-    """Casefolded alias → note path, read from the alias header of the chunks' index text (`chunk.header_aliases`;
-    empty when `chunk.alias_header` is off). Two notes sharing an alias: the shorter path wins, as for names."""
+    """Casefolded alias → note path, from the chunks' `aliases` (the note's frontmatter). Two notes sharing an
+    alias: the shorter path wins, as for names."""
     found: dict[str, str] = {}
     for chunk in chunks.values():
-        for alias in header_aliases(chunk.index_text, chunk.heading_path):
+        for alias in chunk.aliases:
             key, held = _key(alias), found.get(_key(alias))
             if held is None or _path_order(chunk.path) < _path_order(held):
                 found[key] = chunk.path

@@ -8,20 +8,12 @@ from askvault.chunk import note_chunk_id
 from askvault.config import RetrievalParams
 from askvault.model import Chunk, SearchFilters
 from askvault.parse.links import LinkResolver
+from askvault.query.analyse import AnalysedQuery
+from askvault.query.mentions import Mention
 from askvault.retrieve.fusion import Fused, rrf
 from askvault.retrieve.identifiers import exact_ranking
-from askvault.retrieve.mentions import (
-    Mention,
-    alias_index,
-    best_of,
-    has_tag,
-    heading_matches,
-    parse_mentions,
-    promote,
-    resolve_note,
-)
+from askvault.retrieve.mentions import alias_index, best_of, has_tag, heading_matches, promote, resolve_note
 from askvault.store.protocol import KeywordIndex
-from askvault.store.tokenize import identifiers
 
 
 def expand_note_hits(ranking: list[Fused], chunks: Mapping[str, Chunk]) -> list[Fused]:
@@ -90,7 +82,7 @@ class QueryBoosts:
 
     def exact_identifiers(
         self,
-        query: str,
+        query: AnalysedQuery,
         fused: list[Fused],
         rankings: dict[str, list[str]],
         weights: dict[str, float],
@@ -100,8 +92,7 @@ class QueryBoosts:
         """Fuses a third ranking in: the candidates that hold one of the query's identifiers literally, in fused
         order (more identifiers first), so `kodi-livingroom` lifts the rows that name it over chunks that only
         share its parts."""
-        names = identifiers(query)
-        exact, held_by = exact_ranking([f.chunk_id for f in fused], chunks, names)
+        exact, held_by = exact_ranking([f.chunk_id for f in fused], chunks, query.identifiers)
         if not exact:
             return fused
         for chunk_id, held in held_by.items():
@@ -116,14 +107,14 @@ class QueryBoosts:
 
     def promote_mentions(
         self,
-        query: str,
+        query: AnalysedQuery,
         filters: SearchFilters,
         fused: list[Fused],
         chunks: Mapping[str, Chunk],
         boosts: dict[str, list[str]],
     ) -> list[Fused]:
         """Each `[[Note]]` / `#tag` the query names gets its best chunk within the first `mention_top` places."""
-        mentions = parse_mentions(query)
+        mentions = query.mentions
         if not mentions:
             return fused
         resolver, titles, aliases = self._notes(chunks)
@@ -155,7 +146,12 @@ class QueryBoosts:
         return resolver, titles, aliases
 
     def _best_outside(
-        self, query: str, filters: SearchFilters, chunks: Mapping[str, Chunk], mention: Mention, path: str | None
+        self,
+        query: AnalysedQuery,
+        filters: SearchFilters,
+        chunks: Mapping[str, Chunk],
+        mention: Mention,
+        path: str | None,
     ) -> Fused | None:
         """When no chunk of the mention ranks: its best keyword match for the query (the keyword leg restricted to
         it), else, for a note, the linked heading's chunk or its first chunk. No leg placed it, so its score is 0."""
@@ -165,7 +161,7 @@ class QueryBoosts:
                 return False
             return chunk.path == path if mention.kind == "note" else has_tag(chunk, mention.target)
 
-        found = self._keywords.search(query, 1, lambda chunk_id: in_scope(chunks.get(chunk_id))).ranked
+        found = self._keywords.search_terms(query.terms, 1, lambda chunk_id: in_scope(chunks.get(chunk_id))).ranked
         if found:
             return Fused(found[0].chunk_id, 0.0, {})
         if mention.kind == "tag":

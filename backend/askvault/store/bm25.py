@@ -17,12 +17,9 @@ from askvault.model import Chunk, RankedId, TermStat
 from askvault.store.bm25_stats import TermCounts, lucene_idf
 
 __all__ = ["Bm25Index", "LuceneIdfBM25", "lucene_idf"]
-from askvault.store.multilingual import LanguageTokenizers, main_languages
+from askvault.store.multilingual import Detect, LanguageTokenizers, QueryTerms, main_languages
 from askvault.store.protocol import KeywordResult
 from askvault.store.tokenize import Tokenizer
-
-Detect = Callable[[str], str | None]
-"""A question's language code, or None when unsure (`store.detect.LanguageDetector.detect`)."""
 
 
 class LuceneIdfBM25(BM25Okapi):  # type: ignore[misc]  # rank-bm25 ships no type information
@@ -160,16 +157,16 @@ class Bm25Index:
         """The terms a search for `query` looks up: its stems in its own language, when it is detected and some
         note is written in it, and in each of the vault's main languages (`multilingual.LanguageTokenizers`).
         An index of one language analyses every question in that language alone, detecting nothing."""
-        return self._query_terms(query, self._snapshot)
+        analysis = self.query_analysis()
+        return analysis.terms(query, analysis.language(query))
 
-    def _query_terms(self, query: str, snap: _Snapshot) -> list[str]:
+    def query_analysis(self) -> QueryTerms:
+        """How questions are analysed at the current snapshot (`query_terms`), to analyse one once."""
+        return self._analysis(self._snapshot)
+
+    def _analysis(self, snap: _Snapshot) -> QueryTerms:
         main = snap.languages or (self._languages.default_code,)
-        if len(snap.present) <= 1 or self._detect is None:
-            return self._languages.query_terms(query, main)
-        own = self._detect(query)
-        if own is None or own not in snap.present:
-            return self._languages.query_terms(query, main)
-        return self._languages.query_terms(query, [own, *main], question_language=own)
+        return QueryTerms(self._languages, main, snap.present, self._detect)
 
     def rebuild(self, docs: Iterable[tuple[str, str] | Chunk]) -> None:
         """Builds a whole new snapshot from chunks (or plain (chunk_id, index_text) pairs, in the default
@@ -196,7 +193,8 @@ class Bm25Index:
         results at any size"). `allow(chunk_id)` is applied to every candidate before truncation, and `matched`
         counts the candidates it let through."""
         snap = self._snapshot
-        return self._search(self._query_terms(query, snap), snap, limit, allow)
+        analysis = self._analysis(snap)
+        return self._search(analysis.terms(query, analysis.language(query)), snap, limit, allow)
 
     def search_terms(
         self, terms: Sequence[str], limit: int, allow: Callable[[str], bool] | None = None

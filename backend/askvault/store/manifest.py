@@ -25,12 +25,14 @@ from askvault.errors import StoreError
 from askvault.model import Chunk
 from askvault.store.manifest_links import LINKS_TABLE, STALE_FOR_LINKS, drop_links, read_links, write_links
 from askvault.store.manifest_rows import (
+    ALIASES_COLUMN,
     CHUNK_COLUMNS,
     INDEXED_AT_COLUMN,
     LANGUAGE_COLUMN,
     MANIFEST_FILE,
     SCHEMA,
     SCHEMA_VERSION,
+    STALE_FOR_ALIASES,
     NoteDelta,
     NoteStat,
     Row,
@@ -94,6 +96,9 @@ class Manifest:
             columns = {row[1] for row in cur.execute("PRAGMA table_info(chunks)")}
             if "language" not in columns:
                 cur.execute(LANGUAGE_COLUMN)
+            if "aliases" not in columns:
+                cur.execute(ALIASES_COLUMN)
+                cur.execute(STALE_FOR_ALIASES)
             if "indexed_at" not in {row[1] for row in cur.execute("PRAGMA table_info(notes)")}:
                 cur.execute(INDEXED_AT_COLUMN)
             cur.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
@@ -196,7 +201,7 @@ class Manifest:
         stamps = [(json.dumps(list(c.tags)), float(c.mtime)) for c in chunks]
         rows = [
             (c.id, path, n, c.title, json.dumps(list(c.heading_path)), c.start_line, c.end_line, c.text,
-             c.index_text, stamps[n][0], stamps[n][1], digests[n], c.language)
+             c.index_text, stamps[n][0], stamps[n][1], digests[n], c.language, json.dumps(list(c.aliases)))
             for n, c in enumerate(chunks)
         ]  # fmt: skip
         with self._write(f"record {path}") as cur:
@@ -217,7 +222,7 @@ class Manifest:
             )
             cur.execute("DELETE FROM chunks WHERE path = ?", (path,))
             # Plain INSERT: a duplicate id within the note fails the whole transaction instead of hiding a chunk.
-            cur.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            cur.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             write_links(cur, path, links)
             delta = NoteDelta(added=[], removed=sorted(set(old) - {c.id for c in chunks}), changed=[], restamped=[])
             self._drop_vectors(cur, delta.removed)

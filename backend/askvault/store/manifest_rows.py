@@ -9,9 +9,10 @@ from typing import Any
 
 from askvault.model import Chunk
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """2: adds `note_links` (store/manifest_links.py); 3: adds `chunks.language` (`LANGUAGE_COLUMN`); 4: adds
-`notes.indexed_at` (`INDEXED_AT_COLUMN`). Older manifests are upgraded in place."""
+`notes.indexed_at` (`INDEXED_AT_COLUMN`); 5: adds `chunks.aliases` (`ALIASES_COLUMN`). Older manifests are
+upgraded in place."""
 MANIFEST_FILE = "manifest.sqlite"
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -21,7 +22,7 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS chunks (id TEXT PRIMARY KEY, path TEXT NOT NULL, ordinal INTEGER NOT NULL,"
     " title TEXT NOT NULL, heading_path TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,"
     " text TEXT NOT NULL, index_text TEXT NOT NULL, tags TEXT NOT NULL, mtime REAL NOT NULL,"
-    " content_hash TEXT NOT NULL, language TEXT NOT NULL DEFAULT '')",
+    " content_hash TEXT NOT NULL, language TEXT NOT NULL DEFAULT '', aliases TEXT NOT NULL DEFAULT '[]')",
     "CREATE INDEX IF NOT EXISTS chunks_by_path ON chunks (path, ordinal)",
     "CREATE TABLE IF NOT EXISTS vectors (collection TEXT NOT NULL, chunk_id TEXT NOT NULL,"
     " content_hash TEXT NOT NULL, PRIMARY KEY (collection, chunk_id))",
@@ -30,9 +31,13 @@ SCHEMA = (
 LANGUAGE_COLUMN = "ALTER TABLE chunks ADD COLUMN language TEXT NOT NULL DEFAULT ''"
 """Upgrading from schema 1 or 2: every chunk's language is "" (the default language) until its note is indexed
 again, which the indexer's fingerprint (`index.language.LANGUAGE_RULES`) makes happen on the next run."""
+ALIASES_COLUMN = "ALTER TABLE chunks ADD COLUMN aliases TEXT NOT NULL DEFAULT '[]'"
+STALE_FOR_ALIASES = "UPDATE notes SET fingerprint = fingerprint || ':aliases'"
+"""Upgrading from schema 1-4: chunks have no aliases recorded, so every note fails its fingerprint check once and
+is chunked again; its chunks come back with the same text, so nothing is embedded again."""
 INDEXED_AT_COLUMN = "ALTER TABLE notes ADD COLUMN indexed_at TEXT"
 """Upgrading from schema 1-3: when a note's chunks were indexed is unknown (NULL) until they change."""
-CHUNK_COLUMNS = "id, path, title, heading_path, start_line, end_line, text, index_text, tags, mtime, language"
+CHUNK_COLUMNS = "id, path, title, heading_path, start_line, end_line, text, index_text, tags, mtime, language, aliases"
 Row = tuple[Any, ...]
 """sqlite3 rows are untyped; the schema above fixes each column's type."""
 
@@ -71,7 +76,7 @@ class NoteStat:
 
 
 def row_chunk(row: Row) -> Chunk:
-    cid, path, title, heading, start, end, text, index_text, tags, mtime, language = row
+    cid, path, title, heading, start, end, text, index_text, tags, mtime, language, aliases = row
     return Chunk(
         id=cid,
         path=path,
@@ -84,4 +89,5 @@ def row_chunk(row: Row) -> Chunk:
         tags=tuple(json.loads(tags)),
         mtime=mtime,
         language=language,
+        aliases=tuple(json.loads(aliases)),
     )

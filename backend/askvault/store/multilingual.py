@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import chain
 
 from askvault.store.languages import code_of_algorithm, language_code, snowball_algorithm
@@ -14,6 +15,9 @@ MAIN_SHARE = 0.10
 """A language of at least this share of the notes is one the vault is written in: every question is analysed
 in it as well as in its own language."""
 MAIN_AT_MOST = 3
+
+Detect = Callable[[str], str | None]
+"""A question's language code, or None when unsure (`store.detect.LanguageDetector.detect`)."""
 
 
 def main_languages(notes_per_language: Mapping[str, int]) -> tuple[str, ...]:
@@ -116,3 +120,31 @@ class LanguageTokenizers:
             return terms
         content = [term for term in terms if not is_stop_term(term)]
         return content or terms
+
+
+@dataclass(frozen=True, slots=True)
+class QueryTerms:
+    """How the keyword index analyses a question at one snapshot of it: the languages its notes are in and the
+    tokenizers it indexed them with (`Bm25Index.query_analysis`). Pure given these: the same question gives the
+    same terms, so a question is analysed once and its terms searched with `search_terms`."""
+
+    tokenizers: LanguageTokenizers
+    main: tuple[str, ...]
+    """The vault's main languages (`main_languages`); the default language's code when there are no notes."""
+    present: frozenset[str] = frozenset()
+    """Every language some note is in: a question's own language counts only if notes are written in it."""
+    detect: Detect | None = None
+
+    def language(self, text: str) -> str | None:
+        """The question's own language when it matters (notes in more than one language) and some note is in it."""
+        if len(self.present) <= 1 or self.detect is None:
+            return None
+        own = self.detect(text)
+        return own if own is not None and own in self.present else None
+
+    def terms(self, text: str, language: str | None) -> list[str]:
+        """The terms a search for `text` looks up: its stems in its own `language` (from `language`) and in each
+        main language (`LanguageTokenizers.query_terms`)."""
+        if language is None:
+            return self.tokenizers.query_terms(text, self.main)
+        return self.tokenizers.query_terms(text, [language, *self.main], question_language=language)

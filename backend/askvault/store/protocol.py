@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from askvault.model import Chunk, RankedId, SearchFilters, TermStat
+from askvault.store.multilingual import QueryTerms
 
 
 class VectorStore(Protocol):
@@ -80,6 +81,11 @@ class KeywordIndex(Protocol):
         self, terms: Sequence[str], limit: int, allow: Callable[[str], bool] | None = None
     ) -> KeywordResult:
         """`search` for terms already analysed (no tokenizing), e.g. those of `distinctive_terms`."""
+        ...
+
+    def query_analysis(self) -> QueryTerms:
+        """How a question becomes this index's terms now (its languages and tokenizers): `query.analyse_query`
+        analyses a question once with it, and the keyword leg searches those terms with `search_terms`."""
         ...
 
     def distinctive_terms(self, chunk_ids: Collection[str], limit: int) -> list[str]:

@@ -24,13 +24,12 @@ _WORD = rf"{_ALNUM}+(?:'{_ALNUM}+)*"
 _JOIN = r"[._\-/\\@:~=+]"
 _COMPOUND = regex.compile(rf"{_WORD}(?:{_JOIN}+{_WORD})*")
 _ANY_JOIN = regex.compile(rf"{_JOIN}+")
+COMPOUND, ANY_JOIN = _COMPOUND, _ANY_JOIN
+"""A token as the index sees it, and its joiners: `query.identifiers` reads identifiers by the same rules."""
 # Separators between the named pieces of a path, address or assignment; `nginx.conf` of a path is worth a term.
 _STRONG_JOIN = regex.compile(r"[/\\@:=]+")
 _CAMEL = regex.compile(r"\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+")
 _DIGIT = regex.compile(r"\p{N}")
-_ORDINAL = regex.compile(r"\p{N}+(?:st|nd|rd|th)", regex.IGNORECASE)
-_INNER_CAPITAL = regex.compile(r"\p{Ll}\p{Lu}")
-_POSSESSIVE = regex.compile(r"'s$", regex.IGNORECASE)
 
 _CACHE_LIMIT = 131_072
 _ASCII_NON_ALNUM = "".join(chr(code) for code in range(128) if not chr(code).isalnum())
@@ -62,30 +61,6 @@ shares postings with a content word that stems to the same letters (`add-ons` �
 
 def is_stop_term(term: str) -> bool:
     return term.startswith(STOP_MARK)
-
-
-def is_identifier(raw: str) -> bool:
-    """True for a token that names one thing rather than being a word: glued by `. - _ / \\ @ : ~ = +` with a
-    part of two or more characters (`kodi-livingroom`, `container_name`, `10.0.0.41`, `INC-0214`; not `e.g`),
-    letters mixed with digits (`n8n`, `sha256`, `nANsCsF9gf975ojT`; not an ordinal such as `24th`), a number of
-    three or more digits (`5433`, `2024`; not `15` or `80`, which are mostly days, counts and amounts), or a word
-    with a capital after a lower-case letter (`WireGuard`, `iPhone`)."""
-    if _ANY_JOIN.search(raw) is not None:
-        return any(len(part) >= 2 for part in _ANY_JOIN.split(raw))
-    digits = len(_DIGIT.findall(raw))
-    if digits == len(raw):
-        return digits >= 3
-    if digits:
-        return _ORDINAL.fullmatch(raw) is None
-    return _INNER_CAPITAL.search(raw) is not None
-
-
-def identifiers(text: str) -> list[str]:
-    """The identifier-like tokens of a query (see `is_identifier`), casefolded, without a trailing `'s`, distinct,
-    in first-seen order; leading joiners are not part of them (`--hp-accent` → `hp-accent`), as in `tokenize`."""
-    normalized = unicodedata.normalize("NFKC", text).replace("’", "'")
-    found = (_POSSESSIVE.sub("", raw) for raw in _COMPOUND.findall(normalized))
-    return list(dict.fromkeys(raw.casefold() for raw in found if is_identifier(raw)))
 
 
 class Tokenizer:

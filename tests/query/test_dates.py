@@ -7,7 +7,7 @@ from datetime import date, datetime
 
 import pytest
 
-from askvault.retrieve.dates import current_now, find_date_scope, reference_now
+from askvault.query.dates import current_now, find_date_scope, reference_now
 
 NOW = datetime(2024, 3, 20, 12, 0)
 """A Wednesday."""

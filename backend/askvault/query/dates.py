@@ -9,7 +9,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from askvault.retrieve.date_words import (
+from askvault.query.date_words import (
     AMBIGUOUS_MONTHS,
     MONTH,
     NUMBER,

@@ -1,0 +1,1 @@
+"""The query stage: a question analysed once (terms, identifiers, mentions, date phrase, language), pure."""
