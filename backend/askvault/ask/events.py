@@ -48,8 +48,6 @@ class SourceRef:
         if self.hit.boosts:
             # As in /api/search: present only when a query-side boost moved this source.
             shape["boosts"] = list(self.hit.boosts)
-        if self.hit.via is not None:
-            shape["via"] = self.hit.via
         return shape
 
 
