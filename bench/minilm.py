@@ -18,20 +18,20 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+from askvault.config import DEFAULT_OLLAMA_URL
 from askvault.wiring import open_engine
 from bench import synth
 from bench.fake_embed import TimedEmbedder
 from bench.harness import config_for, percentiles
 
 MODEL = "all-minilm"
-DEFAULT_URL = "http://127.0.0.1:11434"
 START_WITHIN_S = 300.0
 """A local stand-in server may install things on its first start."""
 
 
 def default_url() -> str:
     """OLLAMA_URL, else Ollama's own default address."""
-    return os.environ.get("OLLAMA_URL") or DEFAULT_URL
+    return os.environ.get("OLLAMA_URL") or DEFAULT_OLLAMA_URL
 
 
 def answers(url: str) -> bool:
