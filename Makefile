@@ -10,7 +10,11 @@ PLUGIN    := plugin
 NODE_MODS := $(PLUGIN)/node_modules/.package-lock.json
 MAIN_JS   := $(PLUGIN)/dist/main.js
 VAULT     ?= eval/sample-vault
-OLLAMA_MINILM ?= ../shared/tools/ollama-minilm/run.sh
+# The eval and bench targets talk to an Ollama (or Ollama-compatible) server: OLLAMA_URL, default
+# http://127.0.0.1:11434, with `all-minilm` pulled. `make eval-corpora` also needs CORPORA_DIR (eval/corpora/README.md).
+# EMBED_SERVER_CMD (optional) starts a local stand-in server for eval instead (eval/run-minilm.sh). `make test` needs
+# none of them. Variables given on make's command line reach the scripts' environment.
+EVAL_CHAT_MODELS ?= smollm2:135m
 
 .PHONY: help setup run test lint py-lint plugin-check plugin-e2e pytest eval eval-answers eval-corpora bench reliability \
         chromium clean \
@@ -20,8 +24,9 @@ help:
 	@echo "make run    - install what is missing, build the plugin, serve the sample vault"
 	@echo "make test   - install what is missing, run every gate and test"
 	@echo "make setup  - install only"
-	@echo "make eval   - retrieval evaluation with the real all-minilm embedder (needs ../shared)"
-	@echo "make eval-answers - answers and follow-up rewrites with a real tiny chat model (needs ../shared)"
+	@echo "make eval   - retrieval evaluation with the real all-minilm embedder (an Ollama at OLLAMA_URL)"
+	@echo "make eval-answers - answers and follow-up rewrites with a real tiny chat model (OLLAMA_URL)"
+	@echo "make eval-corpora - retrieval evaluation on two public vaults (CORPORA_DIR, OLLAMA_URL)"
 	@echo "make bench  - benchmarks (writes bench/results/)"
 	@echo "make reliability - long fault, kill -9, fuzz, load and soak runs (about 40 min)"
 
@@ -71,11 +76,11 @@ test: $(STAMP) chromium py-lint plugin-check plugin-e2e pytest
 eval: $(STAMP)
 	bash eval/run-minilm.sh
 
-# Answers (and follow-up rewrites) through the real pipeline, smollm2:135m beside the extractive stand-in, on the
-# sample vault; writes eval/results/answers/. OLLAMA_URL=http://… reuses a running server with those models.
+# Answers (and follow-up rewrites) through the real pipeline with EVAL_CHAT_MODELS (comma-separated, default
+# smollm2:135m: `ollama pull smollm2:135m`) on the sample vault; writes eval/results/answers/.
 eval-answers: $(STAMP)
 	WITH_CHAT=1 RESULTS=eval/results/answers bash eval/run-minilm.sh --modes hybrid \
-	  --answers --chat-model smollm2:135m,extractive --rewrite eval/conversations.jsonl
+	  --answers --chat-model $(EVAL_CHAT_MODELS) --rewrite eval/conversations.jsonl
 
 eval-corpora: $(STAMP)
 	bash eval/run-corpora.sh

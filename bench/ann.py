@@ -1,10 +1,11 @@
 """Approximate versus exact dense search on real embeddings: recall@10, latency, memory and graph build time.
 
-`.venv/bin/python -m bench.ann --corpora ../shared/corpora [--url http://127.0.0.1:11435] [--sizes 10k,50k,100k]`
-embeds the shared corpora's chunks and the eval questions once (`real_vectors`, cached), grows the chunk vectors
-to each size with synthetic mixes of real ones, and measures each engine setting in fresh processes: one builds
-the shard (upserts, then `optimize`, which builds the graph), another reopens it as the sidecar would and
-queries it. Recall is against an exact float64 search over the same vectors. Writes `ann-<date>.json/.md/.png`.
+`.venv/bin/python -m bench.ann [--corpora DIR] [--url http://127.0.0.1:11434] [--sizes 10k,50k,100k]` (defaults
+from CORPORA_DIR and OLLAMA_URL) embeds the chunks of the vaults under DIR (eval/corpora/README.md) and the eval
+questions once (`real_vectors`, cached), grows the chunk vectors to each size with synthetic mixes of real ones,
+and measures each engine setting in fresh processes: one builds the shard (upserts, then `optimize`, which builds
+the graph), another reopens it as the sidecar would and queries it. Recall is against an exact float64 search
+over the same vectors. Writes `ann-<date>.json/.md/.png`.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import shutil
 import tempfile
 import time
@@ -23,7 +25,7 @@ import numpy.typing as npt
 import qdrant_edge as edge
 
 from askvault.store.edge_graph import GraphParams, graph_config, plain_config, search_params
-from bench import ann_report, real_vectors
+from bench import ann_report, minilm, real_vectors
 from bench.harness import in_fresh_process, load_average, machine, percentiles, proc_status
 from bench.suite import parse_sizes
 
@@ -163,10 +165,15 @@ def run_size(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    corpora = os.environ.get("CORPORA_DIR")
     parser.add_argument(
-        "--corpora", type=Path, required=True, help="folder of vaults to embed (e.g. ../shared/corpora)"
+        "--corpora",
+        type=Path,
+        default=Path(corpora) if corpora else None,
+        required=not corpora,
+        help="folder of vaults to embed, e.g. the two of eval/corpora/README.md [CORPORA_DIR]",
     )
-    parser.add_argument("--url", default="http://127.0.0.1:11435", help="an Ollama-compatible server")
+    parser.add_argument("--url", default=minilm.default_url(), help="an Ollama-compatible server [OLLAMA_URL]")
     parser.add_argument("--model", default="all-minilm")
     parser.add_argument("--sizes", default="10k,50k,100k")
     parser.add_argument("--variants", default=",".join(VARIANTS))

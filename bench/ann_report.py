@@ -21,7 +21,7 @@ def markdown(results: Results) -> str:
         f"# Approximate dense search {meta['date']}",
         "",
         f"Machine: {m['nproc']} cores ({m['cpu']}), {m['ram_gb']} GB RAM; load average {meta['load_start']} at the "
-        f"start, {meta.get('load_end')} at the end. Vectors: {meta['model']} embeddings of the shared corpora's "
+        f"start, {meta.get('load_end')} at the end. Vectors: {meta['model']} embeddings of real vaults' "
         f"chunks ({meta['real_chunks']}), grown to each size with mixes of two real chunks plus "
         f"{meta.get('growth', 'noise')}; "
         f"{meta['questions']} real questions (the eval sets) as queries; top {meta['k']} per query, as the dense "

@@ -1,4 +1,4 @@
-"""One run with a real embedding model (all-MiniLM-L6-v2 behind Ollama's API, ../shared/tools/ollama-minilm).
+"""One run with a real embedding model (all-MiniLM-L6-v2, Ollama's `all-minilm`, at OLLAMA_URL or a local server).
 
 It shows what the hash embedder hides: the embedding cost of indexing and of each query, and our share of it.
 """
@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import shlex
 import shutil
 import socket
 import subprocess
@@ -16,6 +18,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+from askvault.config import DEFAULT_OLLAMA_URL
 from askvault.wiring import open_engine
 from bench import synth
 from bench.fake_embed import TimedEmbedder
@@ -23,7 +26,21 @@ from bench.harness import config_for, percentiles
 
 MODEL = "all-minilm"
 START_WITHIN_S = 300.0
-"""Its first start builds its own virtual environment."""
+"""A local stand-in server may install things on its first start."""
+
+
+def default_url() -> str:
+    """OLLAMA_URL, else Ollama's own default address."""
+    return os.environ.get("OLLAMA_URL") or DEFAULT_OLLAMA_URL
+
+
+def answers(url: str) -> bool:
+    """True when an Ollama-compatible server answers at `url`."""
+    try:
+        with urllib.request.urlopen(url + "/api/version", timeout=5):
+            return True
+    except (urllib.error.URLError, OSError):
+        return False
 
 
 def _free_port() -> int:
@@ -34,11 +51,12 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def minilm_server(script: Path) -> Iterator[str]:
-    """Starts run.sh on a free loopback port; yields its URL; stops it by its pid."""
+def local_server(command: str) -> Iterator[str]:
+    """Starts `command --port N` on a free loopback port; yields its URL; stops it by its pid."""
     port = _free_port()
+    script = shlex.split(command)[0]
     process = subprocess.Popen(
-        ["bash", str(script), "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [*shlex.split(command), "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -94,10 +112,13 @@ async def _measure(chunks: int, seed: int, n_queries: int, work: Path, url: str)
     }
 
 
-def run_minilm(chunks: int, seed: int, n_queries: int, work: Path, script: Path) -> dict[str, object]:
+def run_minilm(chunks: int, seed: int, n_queries: int, work: Path, url: str, server_cmd: str = "") -> dict[str, object]:
+    """Measures at `url`, or at a server started from `server_cmd` when one is given."""
     work.mkdir(parents=True, exist_ok=True)
     try:
-        with minilm_server(script) as url:
+        if not server_cmd:
             return asyncio.run(_measure(chunks, seed, n_queries, work, url))
+        with local_server(server_cmd) as started:
+            return asyncio.run(_measure(chunks, seed, n_queries, work, started))
     finally:
         shutil.rmtree(work, ignore_errors=True)

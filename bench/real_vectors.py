@@ -1,7 +1,7 @@
-"""Real embeddings for the approximate-search bench: the shared corpora's chunks and the eval questions, embedded
+"""Real embeddings for the approximate-search bench: real vaults' chunks and the eval questions, embedded
 by a running Ollama-compatible server, cached in one .npz; and synthetic growth from them to any size.
 
-Read only when asked (`python -m bench.ann --corpora ../shared/corpora`): tests never read outside the repository.
+Read only when asked (`python -m bench.ann --corpora DIR`): tests never read outside the repository.
 Each corpus is indexed by the real engine (its chunker, its dense sync, the server's model); the vectors are read
 back from the store. Queries are the questions of `eval/` (real people's phrasing, some far from any note).
 """
@@ -97,7 +97,7 @@ def grow(real: Matrix, n: int, seed: int, noise: float = 0.6, isotropic: bool = 
     """`n` vectors: the real ones first, then synthetic ones, each a mix of two real chunks (the second weighted
     0-0.5) plus Gaussian noise shaped like the real vectors' own spread around their mean (their covariance,
     times `noise`), normalised. At 0.6 the synthetic vectors' nearest-neighbour and mean pairwise cosines match
-    the real ones' (0.81 and 0.21 for all-minilm on the shared corpora). `isotropic` noise of norm ≈ `noise`
+    the real ones' (0.81 and 0.21 for all-minilm on the two eval corpora). `isotropic` noise of norm ≈ `noise`
     instead fills all dimensions alike: much harder for a graph (real embeddings have a decaying spectrum, the
     top 50 of 384 directions hold ≈ 73 % of the variance), a pessimistic case."""
     rng = np.random.default_rng(seed)

@@ -19,7 +19,7 @@ from bench.answer import run_answer
 from bench.freshness import run_freshness
 from bench.harness import commit, load_average, machine
 from bench.harness import in_fresh_process as fresh
-from bench.minilm import run_minilm
+from bench.minilm import answers, default_url, run_minilm
 from bench.retrieval import WARMUP, label, run_size
 from bench.sidecar import run_sidecar_rss
 from bench.vector_engines import Spec, compare
@@ -49,7 +49,8 @@ class Options:
     engines: tuple[str, ...] = ("numpy", "edge-store", "qdrant-local")
     minilm: bool = False
     minilm_chunks: int = 1000
-    minilm_script: Path = REPO.parent / "shared" / "tools" / "ollama-minilm" / "run.sh"
+    ollama_url: str = field(default_factory=default_url)
+    embed_server_cmd: str = field(default_factory=lambda: os.environ.get("EMBED_SERVER_CMD", ""))
     out: Path = REPO / "bench" / "results"
     stamp: str = field(default_factory=lambda: datetime.now(UTC).date().isoformat())
 
@@ -122,12 +123,12 @@ def run_suite(options: Options) -> dict[str, Path]:
             results["engines"] = _timed("engines", meta, partial(compare, spec, o.engines, work))
         if not o.minilm:
             results["minilm"] = "not run (pass --minilm)"
-        elif not o.minilm_script.is_file():
-            results["minilm"] = f"skipped: {o.minilm_script} not found"
+        elif not o.embed_server_cmd and not answers(o.ollama_url):
+            results["minilm"] = f"skipped: nothing answers at {o.ollama_url} (set OLLAMA_URL or --ollama-url)"
             print(f"bench: {results['minilm']}", file=sys.stderr)
         else:
-            call = partial(fresh, run_minilm, o.minilm_chunks, o.seed, o.queries // 2, work / "minilm", o.minilm_script)
-            results["minilm"] = _timed("minilm", meta, call)
+            args = (o.minilm_chunks, o.seed, o.queries // 2, work / "minilm", o.ollama_url, o.embed_server_cmd)
+            results["minilm"] = _timed("minilm", meta, partial(fresh, run_minilm, *args))
     meta["load_end"] = load_average()
     return report.write(results, o.out)
 
@@ -140,7 +141,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--queries", type=int, default=200, help="queries per size")
     parser.add_argument("--repeats", type=int, default=5, help="runs of each freshness figure")
     parser.add_argument("--minilm", action="store_true", help="also index with the real all-minilm embedder")
-    parser.add_argument("--minilm-script", type=Path, default=Options.minilm_script)
+    parser.add_argument(
+        "--ollama-url", default=default_url(), help="for --minilm: a server with all-minilm [OLLAMA_URL]"
+    )
+    parser.add_argument(
+        "--embed-server-cmd",
+        default=os.environ.get("EMBED_SERVER_CMD", ""),
+        help="for --minilm: start this local server with --port N appended instead [EMBED_SERVER_CMD]",
+    )
     parser.add_argument("--out", type=Path, default=Options.out)
     parser.add_argument("--from-json", type=Path, help="only re-render the tables and plot of a saved run")
     args = parser.parse_args(argv)
@@ -155,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error(f"unknown parts: {', '.join(sorted(unknown))}")
     options = Options(
         sizes=parse_sizes(args.sizes), parts=parts, dim=args.dim, queries=args.queries, repeats=args.repeats,
-        minilm=args.minilm, minilm_script=args.minilm_script, out=args.out,
+        minilm=args.minilm, ollama_url=args.ollama_url, embed_server_cmd=args.embed_server_cmd, out=args.out,
     )  # fmt: skip
     for kind, path in run_suite(options).items():
         print(f"wrote {kind}: {path}")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make eval-corpora`: the retrieval evaluation on the real vaults in ../shared/corpora (tasks-docs, de-wiki), each
-# with its own question set in eval/corpora/NAME.jsonl, through eval/run-minilm.sh (real all-MiniLM-L6-v2).
+# `make eval-corpora`: the retrieval evaluation on two public vaults (tasks-docs, de-wiki) in CORPORA_DIR, each
+# with its own question set in eval/corpora/NAME.jsonl, through eval/run-minilm.sh (real all-MiniLM-L6-v2; its
+# OLLAMA_URL and EMBED_SERVER_CMD apply). eval/corpora/README.md says where the two vaults come from.
 # Writes eval/results/corpora-NAME.json and eval/results/corpora-NAME/{report.md,chart.png} per corpus.
 # Extra arguments go to `askvault eval` for every corpus (e.g. `bash eval/run-corpora.sh --set retrieval.x=1`).
 # CORPORA="de-wiki" limits the run to the named corpora (space-separated).
@@ -8,10 +9,28 @@ set -euo pipefail
 
 here="$(dirname "$0")"
 repo="$(cd "$here/.." && pwd)"
-corpora_dir="$here/../../shared/corpora"
-if [[ ! -d "$corpora_dir" ]]; then
-  echo "run-corpora.sh: $corpora_dir not found." >&2
-  echo "The corpus evaluation needs the shared corpora folder (../shared beside this repository)." >&2
+corpora_dir="${CORPORA_DIR:-}"
+names=(${CORPORA:-tasks-docs de-wiki})
+missing=""
+for name in "${names[@]}"; do
+  if [[ -z "$corpora_dir" || ! -d "$corpora_dir/$name" ]]; then
+    missing="$missing $name"
+  fi
+done
+if [[ -n "$missing" ]]; then
+  if [[ -z "$corpora_dir" ]]; then
+    echo "run-corpora.sh: CORPORA_DIR is not set." >&2
+  else
+    echo "run-corpora.sh: CORPORA_DIR=$corpora_dir lacks:$missing" >&2
+  fi
+  cat >&2 <<'EOF'
+Set CORPORA_DIR to a folder holding the two public vaults the question sets were written for
+(eval/corpora/README.md, "Where the corpora come from"):
+  CORPORA_DIR/tasks-docs  the docs/ folder of https://github.com/obsidian-tasks-group/obsidian-tasks (MIT),
+                          at commit cc0fce3c1326d18e2bdb7020eaf4c52e885da569
+  CORPORA_DIR/de-wiki     the whole of https://github.com/data-engineering-community/data-engineering-wiki
+                          (CC0-1.0), at commit 92550c91c9a04cf18a9bfb01294c10713fca4a15
+EOF
   exit 1
 fi
 corpora_dir="$(cd "$corpora_dir" && pwd)"
@@ -21,7 +40,6 @@ if [[ ! -x "$python" ]]; then
   exit 1
 fi
 
-names=(${CORPORA:-tasks-docs de-wiki})
 for name in "${names[@]}"; do
   vault="$corpora_dir/$name"
   questions="$repo/eval/corpora/$name.jsonl"

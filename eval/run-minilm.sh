@@ -1,20 +1,16 @@
 #!/usr/bin/env bash
-# `make eval`: the retrieval evaluation on eval/sample-vault with a real embedder (all-MiniLM-L6-v2 served by
-# ../shared/tools/ollama-minilm). Writes eval/results/latest.json, report.md and chart.png.
+# `make eval`: the retrieval evaluation on eval/sample-vault with a real embedder (all-MiniLM-L6-v2, Ollama's
+# `all-minilm`). Writes eval/results/latest.json, report.md and chart.png.
 # Extra arguments go to `askvault eval` (e.g. `bash eval/run-minilm.sh --modes hybrid -k 3`).
-# WITH_CHAT=1 starts the server with its real chat model too (smollm2:135m; the first start builds llama.cpp).
-# OLLAMA_URL=http://… uses a server that is already running instead of starting one.
+# OLLAMA_URL=http://… is the Ollama (or Ollama-compatible) server to use, default http://127.0.0.1:11434; it must
+# have the models pulled (`ollama pull all-minilm`; `make eval-answers` also needs its chat model).
+# EMBED_SERVER_CMD="cmd args" (optional, empty by default) starts a local Ollama-compatible server instead: it is
+# run with `--port N` appended (N a free loopback port; `--with-chat` too when WITH_CHAT=1) and stopped at the end.
 # RESULTS=dir writes there instead of eval/results (relative to the repository root).
 set -euo pipefail
 
 here="$(dirname "$0")"
 repo="$(cd "$here/.." && pwd)"
-server="$here/../../shared/tools/ollama-minilm/run.sh"
-if [[ -z "${OLLAMA_URL:-}" && ! -f "$server" ]]; then
-  echo "run-minilm.sh: $server not found." >&2
-  echo "The evaluation needs the shared tools folder (../shared beside this repository) for its embedding server." >&2
-  exit 1
-fi
 python="$repo/.venv/bin/python"
 askvault="$repo/.venv/bin/askvault"
 if [[ ! -x "$askvault" ]]; then
@@ -33,25 +29,28 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if [[ -n "${OLLAMA_URL:-}" ]]; then
-  url="$OLLAMA_URL"
+if [[ -z "${EMBED_SERVER_CMD:-}" ]]; then
+  url="${OLLAMA_URL:-http://127.0.0.1:11434}"
   if ! "$python" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1] + "/api/version", timeout=5)' \
     "$url" 2>/dev/null; then
     echo "run-minilm.sh: nothing answers at OLLAMA_URL=$url" >&2
+    echo "Install Ollama (https://ollama.com), run \`ollama pull all-minilm\`, or point OLLAMA_URL at any" >&2
+    echo "Ollama-compatible server that serves all-minilm." >&2
     exit 1
   fi
 else
   port="$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-  log="$work/ollama-minilm.log"
-  server_args=(--port "$port")
+  log="$work/embed-server.log"
+  read -r -a server_cmd <<<"$EMBED_SERVER_CMD"
+  server_cmd+=(--port "$port")
   if [[ "${WITH_CHAT:-}" == 1 ]]; then
-    server_args+=(--with-chat)
+    server_cmd+=(--with-chat)
   fi
-  bash "$server" "${server_args[@]}" >"$log" 2>&1 &
+  "${server_cmd[@]}" >"$log" 2>&1 &
   server_pid=$!
 
   url="http://127.0.0.1:$port"
-  echo "Starting ollama-minilm on $url (the first run installs it, ~15 s; with the chat model it builds llama.cpp)…" >&2
+  echo "Starting EMBED_SERVER_CMD on $url (its first start may install things)…" >&2
   for _ in $(seq 1 3600); do
     if "$python" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1] + "/api/version", timeout=1)' \
       "$url" 2>/dev/null; then

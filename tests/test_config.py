@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from askvault.config import DEFAULT_OLLAMA_URL, load_config, vault_data_dir
+from askvault.config import DEFAULT_OLLAMA_URL, RetrievalParams, load_config, vault_data_dir
+from askvault.config.load import read_config_file
 from askvault.errors import ConfigError
 
 
@@ -87,3 +88,11 @@ def test_one_folder_per_vault(tmp_path: Path) -> None:
     b.mkdir(parents=True)
     assert vault_data_dir(tmp_path, a) != vault_data_dir(tmp_path, b)
     assert vault_data_dir(tmp_path, a) == vault_data_dir(tmp_path, a)
+
+
+def test_a_config_file_with_a_removed_switch_still_loads(vault: Path, tmp_path: Path) -> None:
+    # Keys the loader does not read are ignored, those of switches removed after measurement included.
+    file = tmp_path / "config.toml"
+    file.write_text('link_hops = true\nkeep_stop_words = true\nfusion = "rrf"\nrerank = true\n', encoding="utf-8")
+    config = load_config({"vault": str(vault)}, {}, read_config_file(file), data_root=tmp_path)
+    assert config.retrieval == RetrievalParams(rerank=True)

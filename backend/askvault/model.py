@@ -8,8 +8,6 @@ from datetime import date
 from typing import Literal
 
 Scalar = str | int | float | bool | None
-HitVia = Literal["link", "neighbour"]
-"""What placed a hit besides the legs' ranks (RetrievalParams.link_hops / neighbours)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +148,6 @@ class Hit:
     """Query-side boosts applied to this chunk: `identifier:kodi-livingroom` (it holds that token and gained the
     identifier ranking's share), `mention:[[Postgres]]` / `tag:#homelab` (moved up for a link or tag in the
     query); empty when plain fusion placed it."""
-    via: HitVia | None = None
-    """Set when an optional graph signal placed the hit: a link-graph bonus, or a neighbour of a top hit."""
 
 
 SearchMode = Literal["hybrid", "dense", "keyword"]

@@ -17,7 +17,6 @@ CASES: list[tuple[str, str, ChunkParams, str]] = [
     ("sections", FRONT + "# Home Assistant\n\n" + LONG, ChunkParams(), "Aliases: HA, Home, Assistant · Tags: #homelab"),
     ("no-text", FRONT, ChunkParams(), "Aliases: HA, Home, Assistant"),
     ("header-off", FRONT + LONG, ChunkParams(alias_header=False, tag_header=False), "Part 0"),
-    ("note-chunk", FRONT + LONG, ChunkParams(note_chunk=True), "Aliases: HA, Home, Assistant"),
 ]
 
 

@@ -70,8 +70,8 @@ async def test_search_json_has_the_documented_shape(flags: list[str], mode: str)
     assert body["results"]
     assert body["results"][0]["path"] == "Homelab/Postgres.md"
     for item in body["results"]:
-        # `boosts` / `via` appear only when a switch moved the result (docs/api.md): "5433" is an identifier.
-        assert RESULT_KEYS <= set(item) <= RESULT_KEYS | {"boosts", "via"}
+        # `boosts` appears only when a query-side boost moved the result (docs/api.md): "5433" is an identifier.
+        assert RESULT_KEYS <= set(item) <= RESULT_KEYS | {"boosts"}
         check_rank(item["dense_rank"])
         check_rank(item["keyword_rank"])
         assert isinstance(item["fused_score"], float)

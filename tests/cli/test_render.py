@@ -18,7 +18,6 @@ RESULT = {"path": "Network/IP plan.md", "title": "IP plan", "heading_path": ["IP
         pytest.param(
             {"boosts": ["identifier:kodi-livingroom"]}, "fused 0.0492 · identifier:kodi-livingroom\n", id="boost"
         ),
-        pytest.param({"via": "link"}, "fused 0.0492 · via link\n", id="via"),
     ],
 )
 def test_a_result_names_what_moved_it(extra: dict[str, object], expected: str) -> None:

@@ -17,16 +17,16 @@ BASE = Config(vault=VaultConfig(root=Path("/v")), store=StoreConfig(data_dir=Pat
     ("pairs", "chunk", "retrieval"),
     [
         ((), ChunkParams(), RetrievalParams()),
-        (("chunk.note_chunk=true",), ChunkParams(note_chunk=True), RetrievalParams()),
+        (("chunk.tag_header=true",), ChunkParams(tag_header=True), RetrievalParams()),
         (("chunk.alias_header=off",), ChunkParams(alias_header=False), RetrievalParams()),
-        (("chunk.boilerplate_min_notes=10",), ChunkParams(boilerplate_min_notes=10), RetrievalParams()),
+        (("chunk.max_chars=900",), ChunkParams(max_chars=900), RetrievalParams()),
         (("retrieval.dense_weight=1.5",), ChunkParams(), RetrievalParams(dense_weight=1.5)),
-        (("retrieval.protect_top=1", "retrieval.rrf_k=30"), ChunkParams(), RetrievalParams(protect_top=1, rrf_k=30)),
+        (("retrieval.top_k=5", "retrieval.rrf_k=30"), ChunkParams(), RetrievalParams(top_k=5, rrf_k=30)),
         (("retrieval.stem_language= german",), ChunkParams(), RetrievalParams(stem_language="german")),
         (
-            ("retrieval.identifier_weight=1", "retrieval.mention_top=3", "retrieval.keep_stop_words=true"),
+            ("retrieval.identifier_weight=0", "retrieval.mention_top=0", "retrieval.query_dates=false"),
             ChunkParams(),
-            RetrievalParams(identifier_weight=1.0, mention_top=3, keep_stop_words=True),
+            RetrievalParams(identifier_weight=0.0, mention_top=0, query_dates=False),
         ),
     ],
     ids=["none", "bool-true", "bool-off", "int", "float", "two", "str", "query-side-switches"],
@@ -40,15 +40,27 @@ def test_apply_overrides(pairs: tuple[str, ...], chunk: ChunkParams, retrieval: 
 @pytest.mark.parametrize(
     ("pair", "message"),
     [
-        ("note_chunk=true", "expected chunk.FIELD=VALUE"),
-        ("chunk.note_chunk", "expected chunk.FIELD=VALUE"),
+        ("alias_header=true", "expected chunk.FIELD=VALUE"),
+        ("chunk.alias_header", "expected chunk.FIELD=VALUE"),
         ("prompt.max_chars=1", "expected chunk.FIELD=VALUE"),
         ("chunk.nope=1", "chunk has no field 'nope'"),
-        ("chunk.note_chunk=maybe", "is not a bool"),
+        ("chunk.alias_header=maybe", "is not a bool"),
         ("retrieval.rrf_k=ten", "is not a int"),
         ("retrieval.dense_weight=x", "is not a float"),
+        ("chunk.note_chunk=true", "chunk.note_chunk was removed after measurement"),
+        ("retrieval.link_hops=true", "retrieval.link_hops was removed after measurement"),
     ],
-    ids=["no-section", "no-value", "unknown-section", "unknown-field", "bad-bool", "bad-int", "bad-float"],
+    ids=[
+        "no-section",
+        "no-value",
+        "unknown-section",
+        "unknown-field",
+        "bad-bool",
+        "bad-int",
+        "bad-float",
+        "removed-chunk-switch",
+        "removed-retrieval-switch",
+    ],
 )
 def test_bad_overrides_name_the_key(pair: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):

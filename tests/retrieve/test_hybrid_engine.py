@@ -1,4 +1,4 @@
-"""Hybrid search end to end on the real engine: the AND trap, exact values, neighbours of a hit, honest timings."""
+"""Hybrid search end to end on the real engine: the AND trap, exact values, two chunks of one note, honest timings."""
 
 from __future__ import annotations
 
@@ -89,37 +89,28 @@ async def test_exact_values_come_first_in_hybrid(engine: Engine, query: str, exp
     assert result.hits[0].keyword_rank == 1
 
 
-def rrf_searcher(engine: Engine) -> HybridSearcher:
-    params = dataclasses.replace(engine.config.retrieval, fusion="rrf")
-    return HybridSearcher(engine.catalog, engine.keywords, engine.dense, params, visible=engine.guard.visible)
-
-
 async def test_a_second_chunk_of_the_same_note_is_kept(engine: Engine) -> None:
-    # Rank fusion: the fake embedder's vectors are noise, which min-max scores would weigh like a real leg.
-    result = await rrf_searcher(engine).search("restic snapshots", 5)
+    # Keyword mode: the fake embedder's vectors are noise, which would decide a hybrid ranking here.
+    result = await engine.searcher.search("restic snapshots", 5, "keyword")
 
     headings = [hit.chunk.heading_path for hit in result.hits if hit.chunk.path == "Homelab/Backups.md"]
     assert sorted(headings) == [("Backups", "Laptop"), ("Backups", "Phone")]
     assert paths(result)[:2] == ["Homelab/Backups.md", "Homelab/Backups.md"]
 
 
-async def test_results_carry_both_ranks_and_fused_scores_in_order(engine: Engine) -> None:
-    result = await rrf_searcher(engine).search("restic snapshots the laptop", 8)
+async def test_one_leg_alone_ranks_by_rank_score(engine: Engine) -> None:
+    result = await engine.searcher.search("restic snapshots the laptop", 8, "keyword")
 
-    scores = [hit.fused_score for hit in result.hits]
-    assert scores == sorted(scores, reverse=True)
-    for hit in result.hits:
-        ranks = [r for r in (hit.dense_rank, hit.keyword_rank) if r is not None]
-        assert ranks
-        assert all(r >= 1 for r in ranks)
-        assert hit.fused_score == pytest.approx(sum(1 / (60 + r) for r in ranks))
+    assert result.hits
+    for rank, hit in enumerate(result.hits, start=1):
+        assert (hit.keyword_rank, hit.dense_rank) == (rank, None)
+        assert hit.fused_score == pytest.approx(1 / (60 + rank))
     assert len({hit.chunk.id for hit in result.hits}) == len(result.hits)
 
 
 async def test_score_fusion_is_the_default_and_bounded(engine: Engine) -> None:
-    """The default (`fusion = "scores"`): each hit's fused score is its legs' min-max normalised scores, averaged
+    """Hybrid fuses by score: each hit's fused score is its legs' min-max normalised scores, averaged
     (no identifiers in this question), so between 0 and 1, best first, and every hit keeps its legs' ranks."""
-    assert engine.config.retrieval.fusion == "scores"
     result = await engine.searcher.search("restic snapshots the laptop", 8)
     scores = [hit.fused_score for hit in result.hits]
     assert scores == sorted(scores, reverse=True)

@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from askvault.store.bm25 import Bm25Index, LuceneIdfBM25
+from askvault.store.bm25 import Bm25Index
 from askvault.store.tokenize import Tokenizer
+from tests.store.bm25_oracle import LuceneIdfBM25
 
 DOCS = 24_000
 VOCABULARY = 4_000

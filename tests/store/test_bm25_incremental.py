@@ -7,9 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from askvault.store.bm25 import Bm25Index, LuceneIdfBM25
+from askvault.store.bm25 import Bm25Index
 from askvault.store.bm25_stats import TermCounts
 from askvault.store.tokenize import Tokenizer
+from tests.store.bm25_oracle import LuceneIdfBM25
 
 # Digit-bearing tokens pass the tokenizer unchanged, so the reference model sees the same token lists.
 VOCAB = [f"t{i}" for i in range(10)]

@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 from askvault.model import Chunk
-from askvault.store.bm25 import Bm25Index, LuceneIdfBM25
+from askvault.store.bm25 import Bm25Index
 from askvault.store.detect import shared_detector
 from askvault.store.multilingual import LanguageTokenizers
 from askvault.store.tokenize import Tokenizer
+from tests.store.bm25_oracle import LuceneIdfBM25
 
 
 def chunk(chunk_id: str, path: str, text: str, language: str = "") -> Chunk:

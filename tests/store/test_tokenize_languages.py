@@ -104,12 +104,6 @@ def test_query_terms_in_several_languages(
     assert LanguageTokenizers(ENGLISH).query_terms(question, languages, own) == terms
 
 
-def test_a_question_of_stop_words_keeps_them_when_the_index_does() -> None:
-    keeping = LanguageTokenizers(Tokenizer(keep_stop_words=True))
-    assert keeping.query_terms("Who is the Who", ["en", "de"], None) == ["=who", "=is", "=the"]
-    assert keeping.query_terms("und die", ["en", "de"], "de") == ["=und", "=die"]
-
-
 MAIN: list[tuple[str, dict[str, int], tuple[str, ...]]] = [
     ("empty", {}, ()),
     ("one-language", {"en": 160}, ("en",)),

@@ -1,4 +1,4 @@
-"""Query-side tokenizer rules: which tokens are identifiers, and the stop-word fallback when the index keeps them."""
+"""Query-side tokenizer rules: which tokens are identifiers, and stop words left out of a query's terms."""
 
 from __future__ import annotations
 
@@ -58,34 +58,18 @@ def test_identifiers(text: str, expected: list[str]) -> None:
     assert identifiers(text) == expected
 
 
-KEEPING = Tokenizer(keep_stop_words=True)
-
-STOP_FALLBACK: list[tuple[str, str, list[str], list[str] | None]] = [
-    # id, query, terms when the index keeps stop words, terms by default
-    ("band-name", "Who is The Who?", ["=who", "=is", "=the"], []),
-    ("hamlet", "to be or not to be", ["=to", "=be", "=or", "=not"], []),
-    ("pronouns-only", "what is it", ["=what", "=is", "=it"], []),
-    ("stem-equal-to-a-stop-word-is-content", "the add-ons", ["add-ons", "add", "on"], ["add-ons", "add", "on"]),
-    ("one-content-word-wins", "Who is Jonas?", ["jona"], ["jona"]),
-    ("content-words-only", "What does the Kodi maintenance workflow do?", ["kodi", "mainten", "workflow"], None),
-    ("identifier-is-content", "what is it on 5433", ["5433"], ["5433"]),
+STOP_WORDS: list[tuple[str, str, list[str]]] = [
+    # id, query, its terms (stop words are never terms)
+    ("band-name", "Who is The Who?", []),
+    ("hamlet", "to be or not to be", []),
+    ("stem-equal-to-a-stop-word-is-content", "the add-ons", ["add-ons", "add", "on"]),
+    ("one-content-word-wins", "Who is Jonas?", ["jona"]),
+    ("content-words-only", "What does the Kodi maintenance workflow do?", ["kodi", "mainten", "workflow"]),
+    ("identifier-is-content", "what is it on 5433", ["5433"]),
 ]
 
 
-@pytest.mark.parametrize(
-    ("text", "keeping", "default"),
-    [(t, k, d) for _, t, k, d in STOP_FALLBACK],
-    ids=[i for i, *_ in STOP_FALLBACK],
-)
-def test_stop_words_are_query_terms_only_when_nothing_else_is_left(
-    text: str, keeping: list[str], default: list[str] | None
-) -> None:
-    assert KEEPING.query_terms(text) == keeping
-    assert Tokenizer().query_terms(text) == (keeping if default is None else default)
-
-
-def test_an_index_that_keeps_stop_words_holds_them_unstemmed() -> None:
-    assert KEEPING.keeps_stop_words
-    assert not Tokenizer().keeps_stop_words
-    assert KEEPING.tokenize("The Who were having fun") == ["=the", "=who", "=were", "=having", "fun"]
+@pytest.mark.parametrize(("text", "terms"), [(t, e) for _, t, e in STOP_WORDS], ids=[i for i, *_ in STOP_WORDS])
+def test_stop_words_are_never_query_terms(text: str, terms: list[str]) -> None:
+    assert Tokenizer().query_terms(text) == terms
     assert Tokenizer().tokenize("The Who were having fun") == ["fun"]

@@ -15,11 +15,9 @@ Decisions (bump CHUNKER_VERSION when the output changes):
 - Ids: sha1(path, heading trail, ordinal among chunks with that trail)[:32]; editing one section leaves
   the ids of chunks in other sections alone.
 - A note without text still yields one chunk (title, aliases, tags) so it can be found by name.
-- Round two (eval/README.md, each behind a `ChunkParams` switch): `alias_header` / `tag_header` add an
-  "Aliases: … · Tags: …" line under the title in every chunk's `index_text`; `note_chunk` adds one note-level
-  chunk (title, aliases, tags, heading outline, table columns, outgoing link titles) cited at line 1;
-  `boilerplate` (a set of normalised lines the indexer found in many notes) drops those lines from prose
-  before packing, and a chunk left with nothing is not made.
+- `alias_header` / `tag_header` (`ChunkParams`, eval/README.md round two) add an "Aliases: … · Tags: …" line
+  under the title in every chunk's `index_text`.
+- The chunking parameters are part of every note's fingerprint (`params_key`): a changed setting re-chunks.
 
 Relies on the parse contract: `Section.text` has one line per source line from `start_line` on.
 """
@@ -31,45 +29,25 @@ from dataclasses import replace
 from askvault.chunk.ids import (
     CHUNKER_VERSION,
     MAX_TITLE_LINE,
-    NOTE_CHUNK_KEY,
     TRAIL_SEPARATOR,
     capped,
     chunk_id,
     head_lines,
-    note_chunk_id,
+    params_key,
 )
-from askvault.chunk.notes import boilerplate_candidates, meta_line, note_outline, without
+from askvault.chunk.notes import meta_line
 from askvault.chunk.units import groups, pack, unit_maker
 from askvault.config import ChunkParams
 from askvault.model import Chunk, Note
 
-__all__ = [
-    "CHUNKER_VERSION",
-    "NOTE_CHUNK_KEY",
-    "TRAIL_SEPARATOR",
-    "boilerplate_candidates",
-    "chunk_note",
-    "note_chunk_id",
-    "note_outline",
-]
+__all__ = ["CHUNKER_VERSION", "TRAIL_SEPARATOR", "chunk_note", "params_key"]
 
 
-def chunk_note(
-    note: Note, params: ChunkParams, mtime: float = 0.0, boilerplate: frozenset[str] = frozenset()
-) -> list[Chunk]:
-    """Chunks of one parsed note, in reading order (the note-level chunk, when on, first)."""
-    chunks = _section_chunks(note, params, mtime, boilerplate)
-    if params.note_chunk and note.sections and any(s.text.strip() for s in note.sections):
-        text = note_outline(note)[: params.hard_cap_chars]
-        outline = Chunk(note_chunk_id(note.path), note.path, note.title, (), 1, 1, text, text)
-        chunks.insert(0, replace(outline, tags=note.tags, mtime=mtime, aliases=note.aliases))
-    return chunks
-
-
-def _section_chunks(note: Note, params: ChunkParams, mtime: float, boilerplate: frozenset[str]) -> list[Chunk]:
+def chunk_note(note: Note, params: ChunkParams, mtime: float = 0.0) -> list[Chunk]:
+    """Chunks of one parsed note, in reading order."""
     sections = [s for s in note.sections if s.text.strip()]
     base = Chunk("", note.path, note.title, (), 1, 1, "", "", note.tags, mtime, aliases=note.aliases)
-    meta = meta_line(note, params.alias_header, params.tag_header, params.header_new_words_only)
+    meta = meta_line(note, params.alias_header, params.tag_header)
     if not sections:
         lines = [note.title[:MAX_TITLE_LINE]]
         if note.aliases:
@@ -84,14 +62,12 @@ def _section_chunks(note: Note, params: ChunkParams, mtime: float, boilerplate: 
     for group in groups(sections, params.min_chars):
         longest_head = max(len(head_lines(note.title, sections[i].heading_path, meta)) for i in group)
         limit = max(1, min(params.max_chars, params.hard_cap_chars - longest_head - 1))
-        units = [kept for i in group for u in units_of(sections[i], i) if (kept := without(u, boilerplate))]
-        if boilerplate and not any(u.kind != "heading" for u in units):
-            continue  # nothing but boilerplate (and headings): nothing worth ranking
+        units = [u for i in group for u in units_of(sections[i], i)]
         for piece in pack(units, limit, params.overlap):
             section = sections[piece[0].section]
             trail = section.heading_path
             shown = piece[1:] if len(piece) > 1 and piece[0].kind == "heading" else piece
-            head = head_lines(note.title, trail, meta if not (params.header_first_chunk_only and chunks) else "")
+            head = head_lines(note.title, trail, meta)
             text, index_text = capped(head, "\n\n".join(u.text for u in shown), params.hard_cap_chars)
             ordinal = ordinals.get(trail, 0)
             ordinals[trail] = ordinal + 1
@@ -106,6 +82,4 @@ def _section_chunks(note: Note, params: ChunkParams, mtime: float, boilerplate: 
                     index_text=index_text,
                 )
             )
-    if not chunks:  # every line was boilerplate: still findable by name
-        return _section_chunks(replace(note, sections=()), params, mtime, frozenset())
     return chunks

@@ -1,21 +1,27 @@
-"""Chunk ids, heading lines and the hard cap shared by section chunks and the note-level chunk."""
+"""Chunk ids, heading lines, the hard cap and the chunking parameters' fingerprint key."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 
+from askvault.config import ChunkParams
+
 CHUNKER_VERSION = "2"
 TRAIL_SEPARATOR = " › "
 MAX_TITLE_LINE = 200
 MAX_TRAIL_LINE = 400
 MAX_META_LINE = 400
-MAX_NOTE_ITEMS = 60
-"""At most this many headings, table columns or link titles in a note-level chunk (each list)."""
-MIN_BOILERPLATE_CHARS = 8
-"""Shorter lines ("Tasks", "1.") are never treated as boilerplate: they carry no template."""
-NOTE_CHUNK_KEY = ("\x00note",)
-"""The id key of the note-level chunk; no heading trail can equal it."""
+_REMOVED_SWITCHES = (
+    "header_new_words_only=False, header_first_chunk_only=False, note_chunk=False, boilerplate_min_notes=0"
+)
+"""The chunking switches removed after measurement (eval/README.md), at the only values they had by default."""
+
+
+def params_key(params: ChunkParams) -> str:
+    """The chunking parameters as they enter every note's fingerprint: the dataclass's repr as it read while the
+    removed switches were still fields, so an index built with the defaults stays valid (no re-index)."""
+    return f"{str(params)[:-1]}, {_REMOVED_SWITCHES})"
 
 
 def head_lines(title: str, trail: tuple[str, ...], meta: str = "") -> str:
@@ -30,11 +36,6 @@ def head_lines(title: str, trail: tuple[str, ...], meta: str = "") -> str:
 def chunk_id(path: str, trail: tuple[str, ...], ordinal: int) -> str:
     key = json.dumps([path, list(trail), ordinal], ensure_ascii=False)
     return hashlib.sha1(key.encode("utf-8")).hexdigest()[:32]
-
-
-def note_chunk_id(path: str) -> str:
-    """The id the note-level chunk of `path` has (`ChunkParams.note_chunk`)."""
-    return chunk_id(path, NOTE_CHUNK_KEY, 0)
 
 
 def capped(head: str, text: str, cap: int) -> tuple[str, str]:

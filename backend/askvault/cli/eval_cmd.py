@@ -59,7 +59,7 @@ def eval_modes(engine: Engine) -> ModeRegistry:
     "overrides",
     multiple=True,
     metavar="SECTION.FIELD=VALUE",
-    help="Override a chunk.* or retrieval.* parameter for this run (repeatable), e.g. chunk.note_chunk=true.",
+    help="Override a chunk.* or retrieval.* parameter for this run (repeatable), e.g. chunk.max_chars=900.",
 )
 @click.option(
     "--answers",

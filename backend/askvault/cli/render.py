@@ -32,8 +32,6 @@ def render_search(body: Mapping[str, object]) -> str:
         if len(snippet) > SNIPPET_CHARS:
             snippet = snippet[: SNIPPET_CHARS - 1] + "…"
         moved = [str(b) for b in result.get("boosts") or ()] if isinstance(result.get("boosts"), list) else []
-        if result.get("via"):
-            moved.append(f"via {result.get('via')}")
         extra = f" · {', '.join(moved)}" if moved else ""
         lines.append(
             f"{rank:>2}. {_trail(result)}  (lines {result.get('start_line')}–{result.get('end_line')})\n"

@@ -38,22 +38,13 @@ class ChunkParams:
     max_chars: int = 1500
     min_chars: int = 150
     hard_cap_chars: int = 4000
+    """No chunk's index text exceeds this, whatever the input (keeps the embedder's context safe)."""
     overlap: bool = True
     """A split section's next piece repeats the previous paragraph (False: pieces share no text)."""
-    """No chunk's index text exceeds this, whatever the input (keeps the embedder's context safe)."""
     alias_header: bool = True
     """Every chunk's index text names the note's aliases under its title (eval/README.md, round two)."""
     tag_header: bool = True
     """Every chunk's index text names the note's tags under its title."""
-    header_new_words_only: bool = False
-    """That header keeps only words the title (or an earlier alias or tag) does not already have."""
-    header_first_chunk_only: bool = False
-    """The alias/tag header goes on the note's first chunk only: a handle for the note without lifting
-    every chunk of it (on every chunk, a note's alias words crowd its own other sections out)."""
-    note_chunk: bool = False
-    """One extra chunk per note: title, aliases, tags, heading outline, table columns, outgoing link titles."""
-    boilerplate_min_notes: int = 0
-    """Lines found in at least this many notes are kept out of index text (0: off). Set by the indexer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,22 +61,14 @@ class RetrievalParams:
     """Each note is tokenized in its own language: its frontmatter's `lang`/`language`, else detected
     (`store.detect`); a question in its own language and the vault's main ones. Off: all in `stem_language`."""
     dense_weight: float = 1.0
-    """Weight of the dense leg in fusion: Σ weight / (rrf_k + rank) for `rrf`, the convex combination's share
-    (weight / Σ weights) for `scores`."""
+    """Weight of the dense leg in hybrid score fusion: its share of the convex combination (weight / Σ weights;
+    `retrieve.fusion.score_fusion`). Single-leg modes rank by 1/(rrf_k + rank)."""
     keyword_weight: float = 1.0
-    fusion: str = "scores"
-    """How hybrid search merges the legs: `scores` (min-max normalised scores, weighted; `retrieve.fusion.
-    score_fusion`) or `rrf` (reciprocal rank fusion, the default before round four: eval/README.md). Single-leg
-    modes always rank by 1/(rrf_k + rank)."""
     keyword_coverage: bool = True
     """Score fusion only: the keyword leg's weight is scaled by the share of the query's terms the vault's
     vocabulary holds at all (df > 0), so a question asked in a language the notes are not written in, which the
     keyword leg can only match on a borrowed word or two, is ranked mostly by its dense leg (eval/README.md,
     "Keyword weight by coverage"). A question whose every term occurs somewhere is fused exactly as before."""
-    protect_top: int = 0
-    """Each leg's top N chunks are kept within the fused top (legs × N) (0: plain RRF)."""
-    expand_note_hits: bool = False
-    """A note-level chunk that ranks is replaced by its note's best other chunk (or first chunk) at its place."""
     rerank: bool = False
     """A chat model reorders the top `rerank_candidates` fused chunks before the prompt (answers only, not
     /api/search). Off by default: it costs seconds per question and only pays with a capable model."""
@@ -99,25 +82,11 @@ class RetrievalParams:
     query_dates: bool = True
     """A date phrase in the query ("last week", "in March") narrows both legs to notes dated in that range."""
     identifier_weight: float = 1.0
-    """Hybrid only: weight of a third RRF ranking of the candidates that hold one of the query's identifier-like
+    """Hybrid only: weight of a third fusion component for the candidates that hold one of the query's identifier-like
     tokens (`kodi-livingroom`, `INC-0214`, `5433`) literally (0: off; `retrieve/identifiers.py`)."""
     mention_top: int = 3
     """Hybrid only: each `[[Note]]` and `#tag` the query names gets its best chunk within the first N places
     (0: off; `retrieve/mentions.py`)."""
-    keep_stop_words: bool = False
-    """The keyword index keeps stop words (as `=word`, not counted in chunk length), and a query made only of stop
-    words searches for them (`store.tokenize.Tokenizer(keep_stop_words=…)`, which wiring must pass it to)."""
-    neighbours: int = 0
-    """Chunks this many places either side of each of the top `neighbour_anchors` fused chunks, in the same
-    note, become candidates right after their anchor, within that note's places only (0: off)."""
-    neighbour_anchors: int = 3
-    link_hops: bool = False
-    """Notes one link hop (out or back) from the top `link_seeds` fused notes get a weak RRF bonus."""
-    link_weight: float = 0.1
-    """Weight of the linked notes' list in fusion: a linked note's best chunk gains link_weight / (rrf_k + rank).
-    0.1 of a leg: ≈ 0.0016 at link rank 1, about two places of a fused top 10 (whose scores span ≈ 0.008),
-    so a linked note moves up a little and never jumps the ranking."""
-    link_seeds: int = 3
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,15 @@ from askvault.config import ChunkParams, Config, RetrievalParams
 from askvault.errors import ConfigError
 
 SECTIONS: dict[str, type[ChunkParams] | type[RetrievalParams]] = {"chunk": ChunkParams, "retrieval": RetrievalParams}
+REMOVED = frozenset(
+    {
+        "chunk.header_new_words_only", "chunk.header_first_chunk_only", "chunk.note_chunk",
+        "chunk.boilerplate_min_notes", "retrieval.fusion", "retrieval.protect_top", "retrieval.expand_note_hits",
+        "retrieval.keep_stop_words", "retrieval.neighbours", "retrieval.neighbour_anchors", "retrieval.link_hops",
+        "retrieval.link_weight", "retrieval.link_seeds",
+    }
+)  # fmt: skip
+"""Switches measured and then deleted (eval/README.md keeps their figures); named so an old command says so."""
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
@@ -31,7 +40,7 @@ def _coerce(raw: str, current: object, where: str) -> object:
 
 
 def parse_overrides(pairs: Sequence[str]) -> dict[str, dict[str, str]]:
-    """["chunk.note_chunk=true", …] → {"chunk": {"note_chunk": "true"}}; a bad key is a ConfigError."""
+    """["chunk.max_chars=900", …] → {"chunk": {"max_chars": "900"}}; a bad key is a ConfigError."""
     parsed: dict[str, dict[str, str]] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -39,6 +48,8 @@ def parse_overrides(pairs: Sequence[str]) -> dict[str, dict[str, str]]:
         if not sep or not dot or section not in SECTIONS:
             raise ConfigError(f"--set {pair!r}: expected chunk.FIELD=VALUE or retrieval.FIELD=VALUE")
         fields = {f.name for f in dataclasses.fields(SECTIONS[section])}
+        if f"{section}.{name}" in REMOVED:
+            raise ConfigError(f"--set {pair!r}: {section}.{name} was removed after measurement (eval/README.md)")
         if name not in fields:
             raise ConfigError(f"--set {pair!r}: {section} has no field {name!r}; known: {', '.join(sorted(fields))}")
         parsed.setdefault(section, {})[name] = value

@@ -6,20 +6,18 @@ import asyncio
 import hashlib
 import logging
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import UTC, datetime
 from operator import attrgetter
 
-from askvault.chunk import CHUNKER_VERSION, boilerplate_candidates, chunk_note
+from askvault.chunk import CHUNKER_VERSION, chunk_note, params_key
 from askvault.config import ChunkParams, VaultConfig
 from askvault.embed.protocol import Embedder
 from askvault.errors import AskVaultError, NoteError, StoreError, VaultError, VaultLooksEmpty
 from askvault.index.changes import ChangeBatch
 from askvault.index.dense_sync import VectorChores, VectorStoreFactory, start_graph, sync_dense
 from askvault.index.language import NoteLanguages
-from askvault.index.note_links import link_targets
 from askvault.index.privacy import IndexPrivacy, redactions_in
 from askvault.index.refresh import KeywordRefresh
 from askvault.index.report import IndexReport, Problem, Progress
@@ -32,7 +30,6 @@ from askvault.parse.note import parse_note
 from askvault.parse.plain import PLAIN_TEXT_NOTICE
 from askvault.store.catalog import ChunkCatalog
 from askvault.store.dense_index import DenseIndex
-from askvault.store.links import NoteLinks
 from askvault.store.manifest import Manifest, NoteStat
 from askvault.store.protocol import KeywordIndex
 
@@ -51,7 +48,6 @@ class Indexer:
         keywords: KeywordIndex,
         dense: DenseIndex[Embedder],
         vectors: VectorStoreFactory,
-        links: NoteLinks | None = None,
         languages: NoteLanguages | None = None,
     ) -> None:
         self._vault = vault
@@ -61,8 +57,6 @@ class Indexer:
         self._keywords = keywords
         self._dense = dense
         self._vectors = vectors
-        self._links = links
-        """Each note's link targets, refreshed with the catalog (None: not kept, e.g. in tests that skip it)."""
         self._filter = VaultFilter(vault)
         self._lock = asyncio.Lock()
         self._listeners: list[Callable[[Progress], None]] = []
@@ -81,11 +75,8 @@ class Indexer:
         self._languages = languages or NoteLanguages()
         # Excluded headings and the secret rules change what is chunked, and the language rules how a chunk is
         # tokenized: part of every note's fingerprint.
-        version = f"{CHUNKER_VERSION}|{chunking}|{self._privacy.version}|{self._languages.version}"
-        self._version_key = version
+        version = f"{CHUNKER_VERSION}|{params_key(chunking)}|{self._privacy.version}|{self._languages.version}"
         self._version = hashlib.sha256(version.encode()).hexdigest()[:12]
-        self._boilerplate: frozenset[str] = frozenset()
-        """Prose lines found in ≥ chunking.boilerplate_min_notes notes, kept out of index text (full runs)."""
 
     # ----- observation -------------------------------------------------------------------------
     @property
@@ -198,7 +189,6 @@ class Indexer:
         missing = [path for path in gone if NoteFile.stat(self._vault.root, path) is None]
         refuse_mass_delete(len(stored), len(missing), len(on_disk), allow_mass_delete)
         resolver = LinkResolver(on_disk)
-        self._find_boilerplate(scan.notes, resolver)
         total = len(scan.notes)
         refresh = KeywordRefresh(len(self._catalog), time.monotonic())
         for done, note_file in enumerate(scan.notes, start=1):
@@ -223,28 +213,6 @@ class Indexer:
         for path in gone:
             self._remove(self._manifest.remove_note(path))
             report.removed += 1
-
-    def _find_boilerplate(self, notes: list[NoteFile], resolver: LinkResolver) -> None:
-        """Counts every note's prose lines; those in ≥ N notes are boilerplate (DESIGN §2). The set joins the
-        fingerprint, so a change re-chunks every note; watcher batches reuse the last run's set."""
-        threshold = self._chunking.boilerplate_min_notes
-        if threshold < 1:
-            return
-        counts: Counter[str] = Counter()
-        for note_file in notes:
-            self._worker.check_abort()
-            if note_file.size > self._vault.max_note_bytes:
-                continue
-            try:
-                text = decode_note(read_note_bytes(self._vault.root, note_file.path))
-            except (AskVaultError, OSError):
-                continue  # the note's own indexing reports the problem
-            note = parse_note(note_file.path, text, resolver, self._vault.opt_out_key)
-            if not note.opted_out:
-                counts.update(boilerplate_candidates(self._privacy.prepare(note).note))
-        self._boilerplate = frozenset(line for line, seen in counts.items() if seen >= threshold)
-        key = "\n".join([self._version_key, *sorted(self._boilerplate)])
-        self._version = hashlib.sha256(key.encode()).hexdigest()[:12]
 
     def _apply_sync(self, batch: ChangeBatch, report: IndexReport, loop: asyncio.AbstractEventLoop) -> None:
         self._filter = VaultFilter(self._vault)  # Excluded files edited in Obsidian apply to the next save
@@ -306,8 +274,8 @@ class Indexer:
                 self._remove(self._manifest.remove_note(note_file.path))
                 report.skipped.append(Problem(note_file.path, f"opted out ({self._vault.opt_out_key}: false)"))
                 return 0
-            parsed, note = note, self._privacy.prepare(note).note  # excluded headings dropped, secrets redacted
-            chunks = chunk_note(note, self._chunking, mtime=note_file.mtime_ns / 1e9, boilerplate=self._boilerplate)
+            note = self._privacy.prepare(note).note  # excluded headings dropped, secrets redacted
+            chunks = chunk_note(note, self._chunking, mtime=note_file.mtime_ns / 1e9)
             language = self._languages.of(note)
             if language:
                 chunks = [replace(chunk, language=language) for chunk in chunks]
@@ -318,7 +286,6 @@ class Indexer:
                 note_file.size,
                 note.title,
                 chunks,
-                links=link_targets(parsed, note),
             )
         except AskVaultError as exc:
             report.failed.append(Problem(note_file.path, exc.message))
@@ -378,8 +345,6 @@ class Indexer:
         chunks = {chunk.id: chunk for chunk in self._manifest.iter_chunks()}
         self._keywords.rebuild(chunks.values())
         self._catalog.replace(chunks)
-        if self._links is not None:
-            self._links.replace(self._manifest.note_links())
 
     def _patch_keyword(self) -> None:
         """Catalog and BM25 after watcher batches: only the notes they touched are read back from the manifest.
@@ -398,6 +363,4 @@ class Indexer:
         chunks = {chunk.id: chunk for chunk in ordered}
         self._keywords.rebuild(chunks.values())
         self._catalog.replace(chunks)
-        if self._links is not None:
-            self._links.patch(touched, self._manifest.note_links(sorted(touched)))
         self._fresh, self._gone = {}, set()

@@ -1,4 +1,4 @@
-"""Reciprocal rank fusion: merge per-method rankings by rank, keeping every method's rank on every result."""
+"""Fusion of per-method rankings (by normalised score, or by rank for one leg), keeping every method's rank."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from askvault.errors import BadRequest
-from askvault.model import HitVia, TermStat
+from askvault.model import TermStat
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,9 +18,6 @@ class Fused:
     score: float
     ranks: dict[str, int]
     """Method name → 1-based rank in that method's list; a method that missed the chunk is absent."""
-    via: HitVia | None = None
-    """What placed it besides the legs' ranks: "link" (a link-graph bonus) or "neighbour" (retrieve/graph.py,
-    retrieve/neighbours.py); None for plain fusion."""
 
 
 def rrf(rankings: Mapping[str, Sequence[str]], k: int = 60, weights: Mapping[str, float] | None = None) -> list[Fused]:
@@ -57,32 +54,6 @@ def rrf(rankings: Mapping[str, Sequence[str]], k: int = 60, weights: Mapping[str
         return (-item.score, best_rank, best_method, item.chunk_id)
 
     return sorted((fused(chunk_id, by_method) for chunk_id, by_method in ranks.items()), key=sort_key)
-
-
-def protect_leaders(fused: Sequence[Fused], rankings: Mapping[str, Sequence[str]], top: int) -> list[Fused]:
-    """`fused` reordered so each method's first `top` ids sit within the first (methods × top) places.
-
-    Plain RRF lets a chunk that one method ranks first fall below chunks both methods rank moderately; this keeps
-    every method's leaders in view. Leaders already inside keep their places; a missing one takes the place of the
-    lowest non-leader there, and everything else keeps its fused order.
-    """
-    if top < 1:
-        return list(fused)
-    leaders = {chunk_id for ids in rankings.values() for chunk_id in ids[:top]}
-    room = min(len(fused), len(rankings) * top)
-    head, tail = list(fused[:room]), list(fused[room:])
-    missing = [f for f in tail if f.chunk_id in leaders]
-    for entry in missing:
-        victim = next((i for i in range(len(head) - 1, -1, -1) if head[i].chunk_id not in leaders), None)
-        if victim is None:
-            break
-        tail.append(head.pop(victim))
-        head.append(entry)
-        tail.remove(entry)
-    order = {f.chunk_id: i for i, f in enumerate(fused)}
-    head.sort(key=lambda f: order[f.chunk_id])
-    tail.sort(key=lambda f: order[f.chunk_id])
-    return head + tail
 
 
 def score_fusion(

@@ -1,4 +1,4 @@
-"""Hybrid retrieval: dense and keyword legs over the same chunks, fused by reciprocal rank fusion."""
+"""Hybrid retrieval: dense and keyword legs over the same chunks, fused by their normalised scores."""
 
 from __future__ import annotations
 
@@ -9,24 +9,21 @@ from dataclasses import dataclass
 
 from askvault.config import RetrievalParams
 from askvault.embed.protocol import Embedder
-from askvault.errors import BadRequest, ConfigError, ModelError
+from askvault.errors import BadRequest, ModelError
 from askvault.model import Chunk, Hit, RankedId, SearchFilters, SearchMode, SearchResult, TermStat
 from askvault.query.analyse import AnalysedQuery, analyse_query
 from askvault.query.dates import current_now
 from askvault.retrieve.date_filter import NO_PLAN, DatePlan, plan_date_scope, scoped_dense_search, without_scope
-from askvault.retrieve.fusion import protect_leaders, rrf, score_fusion, vocabulary_coverage
-from askvault.retrieve.query_boosts import QueryBoosts, expand_note_hits
-from askvault.retrieve.signals import GraphSignals
+from askvault.retrieve.fusion import rrf, score_fusion, vocabulary_coverage
+from askvault.retrieve.query_boosts import QueryBoosts
 from askvault.retrieve.trace import SearchTrace
 from askvault.store.catalog import ChunkCatalog
 from askvault.store.dense_index import DenseIndex
-from askvault.store.links import NoteLinks
 from askvault.store.protocol import KeywordIndex
 
 log = logging.getLogger(__name__)
 
 MAX_QUERY_CHARS = 2000
-FUSIONS = ("rrf", "scores")
 
 
 def _ms(start: float) -> float:
@@ -52,7 +49,6 @@ class HybridSearcher:
         dense: DenseIndex[Embedder],
         params: RetrievalParams,
         visible: Callable[[Chunk], bool] | None = None,
-        links: NoteLinks | None = None,
     ) -> None:
         self._catalog = catalog
         self._keywords = keywords
@@ -60,10 +56,7 @@ class HybridSearcher:
         self._params = params
         self._visible = visible
         """Re-checks the privacy rules on each hit (the index may predate them); None shows every hit."""
-        if params.fusion not in FUSIONS:
-            raise ConfigError(f"retrieval fusion must be one of {', '.join(FUSIONS)}, got {params.fusion!r}")
         self._boosts = QueryBoosts(params, keywords)
-        self._signals = GraphSignals(params, catalog, links)
 
     async def search(
         self,
@@ -217,30 +210,26 @@ class HybridSearcher:
             trace.chunks = chunks
         dense_scores = {r.chunk_id: r.score for r in dense}
         keyword_scores = {r.chunk_id: r.score for r in keyword}
-        # Keyword first: on an exact RRF tie (ranks mirrored between the legs) the chunk holding the query's
-        # literal words wins, so an exact ID or port beats a look-alike the embedder cannot tell apart.
-        rankings = {"keyword": [r.chunk_id for r in keyword], "dense": [r.chunk_id for r in dense]}
         hits: list[Hit] = []
         # A collection still being filled weighs what share of the chunks it covers (1 once complete).
         weights = {"keyword": self._params.keyword_weight, "dense": self._params.dense_weight * self._dense.coverage}
-        if self._params.fusion == "scores" and mode == "hybrid":
+        if mode == "hybrid":
             if self._params.keyword_coverage:
                 weights["keyword"] *= vocabulary_coverage(terms)
-            # One leg alone keeps rank scores: its order is its own, and 1/(k + rank) never reads as "no match".
+            # Keyword first: on an exact tie the chunk holding the query's literal words wins, so an exact ID or
+            # port beats a look-alike the embedder cannot tell apart.
             scored = {
                 "keyword": [(r.chunk_id, r.score) for r in keyword],
                 "dense": [(r.chunk_id, r.score) for r in dense],
             }
             fused_ranking = score_fusion(scored, weights)
         else:
+            # One leg alone keeps rank scores: its order is its own, and 1/(k + rank) never reads as "no match".
+            rankings = {"keyword": [r.chunk_id for r in keyword], "dense": [r.chunk_id for r in dense]}
             fused_ranking = rrf(rankings, k=self._params.rrf_k, weights=weights)
         boosts: dict[str, list[str]] = {}
         if mode == "hybrid" and self._params.identifier_weight > 0:
-            fused_ranking = self._boosts.exact_identifiers(query, fused_ranking, rankings, weights, chunks, boosts)
-        fused_ranking = protect_leaders(fused_ranking, rankings, self._params.protect_top)
-        if self._params.expand_note_hits:
-            fused_ranking = expand_note_hits(fused_ranking, chunks)
-        fused_ranking = self._signals.apply(fused_ranking, filters)  # link graph, neighbours (off by default)
+            fused_ranking = self._boosts.exact_identifiers(query, fused_ranking, weights, chunks, boosts)
         if mode == "hybrid" and self._params.mention_top > 0:
             fused_ranking = self._boosts.promote_mentions(query, filters, fused_ranking, chunks, boosts)
         for fused in fused_ranking:
@@ -258,7 +247,6 @@ class HybridSearcher:
                 dense_score=dense_scores.get(fused.chunk_id),
                 keyword_score=keyword_scores.get(fused.chunk_id),
                 boosts=tuple(boosts.get(fused.chunk_id, ())),
-                via=fused.via,
             )
             if len(hits) < k:
                 hits.append(hit)

@@ -4,48 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from askvault.chunk import note_chunk_id
 from askvault.config import RetrievalParams
 from askvault.model import Chunk, SearchFilters
 from askvault.parse.links import LinkResolver
 from askvault.query.analyse import AnalysedQuery
 from askvault.query.mentions import Mention
-from askvault.retrieve.fusion import Fused, rrf
+from askvault.retrieve.fusion import Fused
 from askvault.retrieve.identifiers import exact_ranking
 from askvault.retrieve.mentions import alias_index, best_of, has_tag, heading_matches, promote, resolve_note
 from askvault.store.protocol import KeywordIndex
-
-
-def expand_note_hits(ranking: list[Fused], chunks: Mapping[str, Chunk]) -> list[Fused]:
-    """A note-level chunk stands for its note: at its place comes the note's best-fused other chunk (or, when no
-    leg found one, the note's first chunk), so a match on a name or alias brings up text, not an outline."""
-    by_note: dict[str, list[Fused]] = {}
-    for fused in ranking:
-        chunk = chunks.get(fused.chunk_id)
-        if chunk is not None:
-            by_note.setdefault(chunk.path, []).append(fused)
-    out: list[Fused] = []
-    used: set[str] = set()
-    for fused in ranking:
-        chunk = chunks.get(fused.chunk_id)
-        if fused.chunk_id in used:
-            continue
-        used.add(fused.chunk_id)
-        if chunk is None or fused.chunk_id != note_chunk_id(chunk.path):
-            out.append(fused)
-            continue
-        other = next((f for f in by_note[chunk.path] if f.chunk_id not in used), None)
-        if other is None:
-            first = min(
-                (c for c in chunks.values() if c.path == chunk.path and c.id not in used),
-                key=lambda c: c.start_line,
-                default=None,
-            )
-            other = Fused(first.id, fused.score, {}) if first is not None else None
-        if other is not None:
-            used.add(other.chunk_id)
-            out.append(Fused(other.chunk_id, max(other.score, fused.score), other.ranks))
-    return out
 
 
 def _with_identifier_scores(
@@ -66,7 +33,7 @@ def _with_identifier_scores(
     for f in fused:
         bonus = len(held_by.get(f.chunk_id, ())) / most
         ranks = {**f.ranks, "exact": position[f.chunk_id]} if f.chunk_id in position else f.ranks
-        rescored.append(Fused(f.chunk_id, (f.score + share * bonus) / (1.0 + share), ranks, f.via))
+        rescored.append(Fused(f.chunk_id, (f.score + share * bonus) / (1.0 + share), ranks))
     order = {f.chunk_id: i for i, f in enumerate(fused)}
     return sorted(rescored, key=lambda f: (-f.score, order[f.chunk_id]))
 
@@ -84,7 +51,6 @@ class QueryBoosts:
         self,
         query: AnalysedQuery,
         fused: list[Fused],
-        rankings: dict[str, list[str]],
         weights: dict[str, float],
         chunks: Mapping[str, Chunk],
         boosts: dict[str, list[str]],
@@ -97,13 +63,7 @@ class QueryBoosts:
             return fused
         for chunk_id, held in held_by.items():
             boosts.setdefault(chunk_id, []).extend(f"identifier:{name}" for name in held)
-        if self._params.fusion == "scores":
-            return _with_identifier_scores(fused, exact, held_by, weights, self._params.identifier_weight)
-        return rrf(
-            {**rankings, "exact": exact},
-            k=self._params.rrf_k,
-            weights={**weights, "exact": self._params.identifier_weight},
-        )
+        return _with_identifier_scores(fused, exact, held_by, weights, self._params.identifier_weight)
 
     def promote_mentions(
         self,

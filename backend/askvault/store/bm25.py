@@ -10,31 +10,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
-from rank_bm25 import BM25Okapi
 
 from askvault.errors import BadRequest
 from askvault.model import Chunk, RankedId, TermStat
 from askvault.store.bm25_stats import TermCounts, lucene_idf
 
-__all__ = ["Bm25Index", "LuceneIdfBM25", "lucene_idf"]
+__all__ = ["Bm25Index", "lucene_idf"]
 from askvault.store.multilingual import Detect, LanguageTokenizers, QueryTerms, main_languages
 from askvault.store.protocol import KeywordResult
 from askvault.store.tokenize import Tokenizer
-
-
-class LuceneIdfBM25(BM25Okapi):  # type: ignore[misc]  # rank-bm25 ships no type information
-    """rank-bm25's BM25Okapi with the IDF of Lucene (and BM25+), everything else unchanged.
-
-    BM25Okapi's own IDF, log((N - df + 0.5) / (df + 0.5)), is zero or negative for a term in half the chunks or
-    more; it replaces those with epsilon × the average IDF, which is itself zero or negative in a 1- or 2-chunk
-    vault (one chunk: idf = log(0.5/1.5) < 0 for every term). Then the chunk that holds the term scores ≤ 0 and
-    ranks with, or below, the chunks that do not. The Lucene form never reaches zero, keeps the order of terms by
-    rarity, and needs no floor, so `epsilon` has no effect here (it is kept so the constructor matches rank-bm25's).
-    """
-
-    def _calc_idf(self, nd: Mapping[str, int]) -> None:
-        self.idf = {word: lucene_idf(self.corpus_size, df) for word, df in nd.items()}
-        self.average_idf = math.fsum(self.idf.values()) / len(self.idf) if self.idf else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +96,7 @@ class Bm25Index:
     """BM25 keyword search with OR semantics: every chunk holding any query term is a candidate, ranked by the sum
     of its terms' IDF-weighted scores, so one rare word outweighs several common ones.
 
-    Scores equal rank-bm25's `get_scores` (with `LuceneIdfBM25`'s IDF, the reference the tests compare with) on
+    Scores equal rank-bm25's `get_scores` with a Lucene IDF (`tests/store/bm25_oracle.py`, the tests' oracle) on
     every chunk they cover, but only the chunks in the postings of the query's terms are touched, with numpy over
     precomputed per-posting factors, instead of a Python loop over every chunk. The statistics are counted by
     `bm25_stats` from term counts kept per chunk, so a rebuild after one note changed tokenizes only that note.

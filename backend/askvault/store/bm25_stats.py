@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from askvault.store.multilingual import LanguageTokenizers
-from askvault.store.tokenize import Tokenizer, is_stop_term
+from askvault.store.tokenize import Tokenizer
 
 
 def lucene_idf(n_docs: int, df: int) -> float:
@@ -30,8 +30,7 @@ class ChunkTerms:
     terms: npt.NDArray[np.int32]
     counts: npt.NDArray[np.int32]
     length: int
-    """Tokens in the chunk, repeats included (rank-bm25's document length); stop words kept by a tokenizer with
-    `keep_stop_words` are not counted."""
+    """Tokens in the chunk, repeats included (rank-bm25's document length)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +82,6 @@ class TermCounts:
             terms[position] = number
         counts = np.fromiter(counted.values(), dtype=np.int32, count=len(counted))
         length = counts.sum(dtype=np.int64).item()
-        if self._tokenizer.keeps_stop_words:
-            # Kept stop words do not lengthen a chunk: a query with content words scores exactly as without them.
-            length -= sum(count for word, count in counted.items() if is_stop_term(word))
         entry = ChunkTerms(text=text, language=language, terms=terms, counts=counts, length=length)
         self._by_id[chunk_id] = entry
         return entry
@@ -115,14 +111,11 @@ class TermCounts:
         doc_of = np.repeat(np.arange(n_docs, dtype=np.int32), sizes)
         posting_docs = doc_of[order]
         weights = np.zeros(0, dtype=np.float64)
-        if len(posting_docs):  # avgdl is 0 when every chunk is empty of terms
+        if len(posting_docs):  # avgdl is 0 when every chunk is empty of terms, and then there is no posting
             posting_tf = tf[order].astype(np.float64)
             avgdl = int(doc_len.sum()) / n_docs
             lengths = doc_len.astype(np.float64)[posting_docs]
-            if avgdl > 0:
-                weights = posting_tf * (k1 + 1) / (posting_tf + k1 * (1 - b + b * lengths / avgdl))
-            else:  # every chunk holds nothing but kept stop words: all are of average length
-                weights = posting_tf * (k1 + 1) / (posting_tf + k1)
+            weights = posting_tf * (k1 + 1) / (posting_tf + k1 * (1 - b + b * lengths / avgdl))
         # One IDF per distinct df (at most one per chunk), computed as LuceneIdfBM25 does, so the floats match.
         by_df = np.array([lucene_idf(n_docs, d) for d in range(int(df.max(initial=0)) + 1)], dtype=np.float64)
         postings = Postings(

@@ -33,7 +33,7 @@ class ChunkCatalog:
         """Every note's chunk ids in document order (by start line), for the current snapshot.
 
         Built on first use after each swap (one pass over the catalog), so queries that need a note's chunks
-        in order (neighbour candidates) never walk the catalog themselves.
+        in order (date scoping, related notes, the inspector) never walk the catalog themselves.
         """
         chunks = self._chunks
         cached = self._by_note

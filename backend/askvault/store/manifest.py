@@ -23,10 +23,10 @@ from types import TracebackType
 
 from askvault.errors import StoreError
 from askvault.model import Chunk
-from askvault.store.manifest_links import LINKS_TABLE, STALE_FOR_LINKS, drop_links, read_links, write_links
 from askvault.store.manifest_rows import (
     ALIASES_COLUMN,
     CHUNK_COLUMNS,
+    DROP_LINKS,
     INDEXED_AT_COLUMN,
     LANGUAGE_COLUMN,
     MANIFEST_FILE,
@@ -89,10 +89,9 @@ class Manifest:
         if version == SCHEMA_VERSION:
             return
         with self._write("create schema") as cur:
-            for statement in (*SCHEMA, LINKS_TABLE):
+            for statement in SCHEMA:
                 cur.execute(statement)
-            if version == 1:
-                cur.execute(STALE_FOR_LINKS)
+            cur.execute(DROP_LINKS)
             columns = {row[1] for row in cur.execute("PRAGMA table_info(chunks)")}
             if "language" not in columns:
                 cur.execute(LANGUAGE_COLUMN)
@@ -186,10 +185,8 @@ class Manifest:
         size: int,
         title: str,
         chunks: Sequence[Chunk],
-        links: Sequence[str] = (),
     ) -> NoteDelta:
-        """Records a note, its chunks and its outgoing link targets (as written) in one transaction; on failure
-        the old rows stay as they were.
+        """Records a note and its chunks in one transaction; on failure the old rows stay as they were.
 
         `mtime` is stored exactly as given: pass `st_mtime_ns` (an int) for exact change detection. The note's
         `indexed_at` becomes now when it is new or its chunks changed (ids or text), else it stays.
@@ -223,7 +220,6 @@ class Manifest:
             cur.execute("DELETE FROM chunks WHERE path = ?", (path,))
             # Plain INSERT: a duplicate id within the note fails the whole transaction instead of hiding a chunk.
             cur.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-            write_links(cur, path, links)
             delta = NoteDelta(added=[], removed=sorted(set(old) - {c.id for c in chunks}), changed=[], restamped=[])
             self._drop_vectors(cur, delta.removed)
         for chunk, digest, stamp in zip(chunks, digests, stamps, strict=True):
@@ -243,7 +239,6 @@ class Manifest:
             self._drop_vectors(cur, ids)
             cur.execute("DELETE FROM chunks WHERE path = ?", (path,))
             cur.execute("DELETE FROM notes WHERE path = ?", (path,))
-            drop_links(cur, "path = ?", (path,))
         return ids
 
     def remove_prefix(self, folder: str) -> list[str]:
@@ -259,7 +254,6 @@ class Manifest:
             self._drop_vectors(cur, ids)
             cur.execute(f"DELETE FROM chunks WHERE {where}", args)
             cur.execute(f"DELETE FROM notes WHERE {where}", args)
-            drop_links(cur, where, args)
         return ids
 
     def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
@@ -292,11 +286,6 @@ class Manifest:
             if len(rows) < _PAGE:
                 return
             last = (rows[-1][1], rows[-1][-1])
-
-    def note_links(self, paths: Sequence[str] | None = None) -> dict[str, tuple[str, ...]]:
-        """Outgoing link targets as written, per note: every note's (None) or the given notes'."""
-        with self._errors("read links"):
-            return read_links(self._connection(), paths)
 
     def indexed_at(self, path: str) -> str | None:
         """When the note's current chunks were indexed (ISO-8601 UTC); None for an unknown note or time."""

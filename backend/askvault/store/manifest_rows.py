@@ -10,9 +10,9 @@ from typing import Any
 from askvault.model import Chunk
 
 SCHEMA_VERSION = 5
-"""2: adds `note_links` (store/manifest_links.py); 3: adds `chunks.language` (`LANGUAGE_COLUMN`); 4: adds
-`notes.indexed_at` (`INDEXED_AT_COLUMN`); 5: adds `chunks.aliases` (`ALIASES_COLUMN`). Older manifests are
-upgraded in place."""
+"""2: added `note_links` (the link graph's table); 3: adds `chunks.language` (`LANGUAGE_COLUMN`); 4: adds
+`notes.indexed_at` (`INDEXED_AT_COLUMN`); 5: adds `chunks.aliases` (`ALIASES_COLUMN`) and drops `note_links`
+(`DROP_LINKS`). Older manifests are upgraded in place."""
 MANIFEST_FILE = "manifest.sqlite"
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -28,6 +28,9 @@ SCHEMA = (
     " content_hash TEXT NOT NULL, PRIMARY KEY (collection, chunk_id))",
     "CREATE INDEX IF NOT EXISTS vectors_by_chunk ON vectors (chunk_id)",
 )
+DROP_LINKS = "DROP TABLE IF EXISTS note_links"
+"""The link graph was removed after measurement (eval/README.md): its table goes, so no link target of a note
+excluded later stays on disk."""
 LANGUAGE_COLUMN = "ALTER TABLE chunks ADD COLUMN language TEXT NOT NULL DEFAULT ''"
 """Upgrading from schema 1 or 2: every chunk's language is "" (the default language) until its note is indexed
 again, which the indexer's fingerprint (`index.language.LANGUAGE_RULES`) makes happen on the next run."""

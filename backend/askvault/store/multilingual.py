@@ -9,7 +9,7 @@ from itertools import chain
 
 from askvault.store.languages import code_of_algorithm, language_code, snowball_algorithm
 from askvault.store.stopwords import stop_words
-from askvault.store.tokenize import Tokenizer, is_stop_term
+from askvault.store.tokenize import Tokenizer
 
 MAIN_SHARE = 0.10
 """A language of at least this share of the notes is one the vault is written in: every question is analysed
@@ -61,10 +61,6 @@ class LanguageTokenizers:
     def default_code(self) -> str:
         return self._default_code
 
-    @property
-    def keeps_stop_words(self) -> bool:
-        return self._default.keeps_stop_words
-
     def code(self, language: str) -> str:
         """The language a note's text is tokenized in: its own code, or the default's when it has none."""
         if not language:
@@ -91,7 +87,7 @@ class LanguageTokenizers:
         algorithm = self._default.language if code == self._default_code else snowball_algorithm(code)
         own = self._default.stop_words if code == self._default_code else stop_words(algorithm or "")
         merged = own.union(*(self.for_language(other).stop_words for other in extra))
-        return Tokenizer(algorithm, keep_stop_words=self.keeps_stop_words, stop_words=merged)
+        return Tokenizer(algorithm, stop_words=merged)
 
     def tokenize(self, text: str, language: str = "") -> list[str]:
         """A note's terms, in its own language (`""`: the default)."""
@@ -108,18 +104,14 @@ class LanguageTokenizers:
         A word that is a stop word of the question's language (`question_language`; when it is unknown, of any
         of `languages`) is dropped in every analysis: otherwise an English question's `the`, analysed as
         German, would be a rare (and so heavily weighted) German term, and a German question's `die` a rare
-        English one. With `keep_stop_words`, a question of stop words only keeps them, as in `Tokenizer`.
+        English one.
         """
         codes = list(dict.fromkeys(self.code(language) for language in languages)) or [self._default_code]
         if len(codes) == 1 and (question_language is None or self.code(question_language) == codes[0]):
             return self.for_language(codes[0]).query_terms(text)
         stop_from = [question_language] if question_language else codes
         found = chain.from_iterable(self.for_language(code, stop_from).tokenize(text) for code in codes)
-        terms = list(dict.fromkeys(found))
-        if not self.keeps_stop_words:
-            return terms
-        content = [term for term in terms if not is_stop_term(term)]
-        return content or terms
+        return list(dict.fromkeys(found))
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,15 +54,6 @@ def _camel_parts(atom: str) -> list[str] | None:
     return segments
 
 
-STOP_MARK = "="
-"""Marks a stop word kept in the index (`=the`): no other term starts with a joiner, so a kept stop word never
-shares postings with a content word that stems to the same letters (`add-ons` → `on`)."""
-
-
-def is_stop_term(term: str) -> bool:
-    return term.startswith(STOP_MARK)
-
-
 class Tokenizer:
     """Turns text into BM25 terms; the same instance (same rules) must serve indexing and querying.
 
@@ -77,16 +68,12 @@ class Tokenizer:
     - `camelCase`/`PascalCase` tokens also yield their words (`camelCase` → `camelcas`, `camel`, `case`).
     - Runs of Han, kana or Hangul become overlapping character bigrams (`store.cjk`), in any language: Chinese
       and Japanese have no spaces between words, and one term per clause would match nothing.
-    - With `keep_stop_words` (off by default; `RetrievalParams.keep_stop_words`) stop words are indexed too, as
-      `=word` (see `STOP_MARK`); a query still drops them unless nothing else would remain ("Who is The Who?",
-      "to be or not to be"), so such a query can still match the chunks that hold those words.
     """
 
     def __init__(
         self,
         language: str | None = "english",
         *,
-        keep_stop_words: bool = False,
         stop_words: frozenset[str] | None = None,
     ) -> None:
         """`language` is a Snowball algorithm name, or None for no stemming (CJK, a language Snowball lacks);
@@ -98,7 +85,6 @@ class Tokenizer:
             )
         self._language = name
         self._stop = stop_words if stop_words is not None else stop_words_of(name) if name else frozenset()
-        self._keep_stop = keep_stop_words
         # PyStemmer objects must not be shared between threads; indexing runs in a worker thread while searches
         # run on the event loop, so each thread gets its own.
         self._local = threading.local()
@@ -129,19 +115,9 @@ class Tokenizer:
         found = cast("map[tuple[str, ...]]", map(cache.get, pieces, map(fresh.get, pieces)))
         return list(chain.from_iterable(found))
 
-    @property
-    def keeps_stop_words(self) -> bool:
-        return self._keep_stop
-
     def query_terms(self, text: str) -> list[str]:
-        """The distinct terms of a query, first-seen order. Stop words are left out; a query made only of stop
-        words has no terms unless the index keeps them (`keep_stop_words`): then they are its terms, since one
-        content word is a better handle than any stop word, but no word at all matches nothing."""
-        terms = list(dict.fromkeys(self.tokenize(text)))
-        if not self._keep_stop:
-            return terms
-        content = [term for term in terms if not is_stop_term(term)]
-        return content or terms
+        """The distinct terms of a query, first-seen order; stop words are left out."""
+        return list(dict.fromkeys(self.tokenize(text)))
 
     def _terms_of_piece(self, piece: str) -> tuple[str, ...]:
         terms: list[str] = []
@@ -187,8 +163,6 @@ class Tokenizer:
         if (not folded.isalpha()) if ascii_word else _DIGIT.search(folded) is not None:
             terms.append(folded)
         elif folded in self._stop:
-            if self._keep_stop:
-                terms.append(STOP_MARK + folded)
             return
         else:
             terms.append(self._stem(folded))

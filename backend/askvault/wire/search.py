@@ -22,8 +22,7 @@ def chunk_to_json(chunk: Chunk) -> dict[str, object]:
 def hit_to_json(hit: Hit) -> dict[str, object]:
     """One search result: the chunk plus both 1-based ranks (null when a method missed it) and the fused score.
 
-    `boosts` (query-side boosts) and `via` ("link" / "neighbour", an optional graph signal) are present only when
-    set, so plain results keep their shape.
+    `boosts` (query-side boosts) is present only when set, so plain results keep their shape.
     """
     shaped: dict[str, object] = {
         **chunk_to_json(hit.chunk),
@@ -33,8 +32,6 @@ def hit_to_json(hit: Hit) -> dict[str, object]:
     }
     if hit.boosts:
         shaped["boosts"] = list(hit.boosts)
-    if hit.via is not None:
-        shaped["via"] = hit.via
     return shaped
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from askvault.ask.pipeline import AnswerPipeline
 from askvault.ask.relevance import calibration_for
@@ -25,7 +25,6 @@ from askvault.store.bm25 import Bm25Index
 from askvault.store.catalog import ChunkCatalog
 from askvault.store.dense_index import DenseIndex
 from askvault.store.detect import shared_detector
-from askvault.store.links import NoteLinks
 from askvault.store.manifest import Manifest
 from askvault.store.tokenize import Tokenizer
 from askvault.wiring.vectors import EdgeFactory, ServerFactory
@@ -55,8 +54,6 @@ class Engine:
     it only when reranking is on."""
     related: RelatedNotes
     """Notes closest to a note (`/api/related`, `askvault related`), with the same privacy re-check as search."""
-    links: NoteLinks = field(default_factory=NoteLinks)
-    """Each indexed note's link targets as written (the link-graph signal resolves them lazily)."""
 
     @property
     def store_kind(self) -> str:
@@ -95,17 +92,16 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
             vectors = EdgeFactory(data_dir / "vectors")
         stack.push_async_callback(vectors.close)
         catalog = ChunkCatalog()
-        links = NoteLinks()
         detector = shared_detector() if config.retrieval.note_languages else None
         keywords = Bm25Index(
-            Tokenizer(config.retrieval.stem_language, keep_stop_words=config.retrieval.keep_stop_words),
+            Tokenizer(config.retrieval.stem_language),
             detect=detector.detect if detector is not None else None,
         )
         dense = DenseIndex[Embedder](embedder)
         languages = NoteLanguages(enabled=config.retrieval.note_languages, detector=detector)
-        indexer = Indexer(config.vault, config.chunk, manifest, catalog, keywords, dense, vectors, links, languages)
+        indexer = Indexer(config.vault, config.chunk, manifest, catalog, keywords, dense, vectors, languages=languages)
         guard = VisibilityGuard(config.vault)
-        searcher = HybridSearcher(catalog, keywords, dense, config.retrieval, visible=guard.visible, links=links)
+        searcher = HybridSearcher(catalog, keywords, dense, config.retrieval, visible=guard.visible)
         related = RelatedNotes(catalog, keywords, dense, visible=guard.visible)
         reranker = ChatReranker.from_params(_rerank_chat(config, chat, stack), config.retrieval)
         pipeline = _pipeline(config, searcher, chat, reranker)
@@ -127,7 +123,6 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
             guard=guard,
             reranker=reranker,
             related=related,
-            links=links,
         )
 
 
