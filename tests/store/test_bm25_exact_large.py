@@ -15,6 +15,8 @@ import pytest
 from askvault.store.bm25 import Bm25Index, LuceneIdfBM25
 from askvault.store.tokenize import Tokenizer
 
+pytestmark = pytest.mark.slow
+
 DOCS = 24_000
 VOCABULARY = 4_000
 QUERIES = 60
