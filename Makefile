@@ -1,4 +1,5 @@
-# Two commands matter: `make run` (serve the sample vault) and `make test` (every gate, then pytest's summary).
+# Three commands matter: `make run` (serve the sample vault), `make check` (lint and the fast tests, while you work)
+# and `make test` (every gate and every test, then pytest's summary).
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
@@ -16,12 +17,13 @@ VAULT     ?= eval/sample-vault
 # none of them. Variables given on make's command line reach the scripts' environment.
 EVAL_CHAT_MODELS ?= smollm2:135m
 
-.PHONY: help setup run test lint py-lint plugin-check plugin-e2e pytest eval eval-answers eval-corpora bench reliability \
+.PHONY: help setup run check test lint py-lint plugin-check plugin-e2e pytest eval eval-answers eval-corpora bench reliability \
         chromium clean \
         release-check version-bump wheel
 
 help:
 	@echo "make run    - install what is missing, build the plugin, serve the sample vault"
+	@echo "make check  - lint, types and the fast tests (no browser, no slow-marked test): under two minutes"
 	@echo "make test   - install what is missing, run every gate and test"
 	@echo "make setup  - install only"
 	@echo "make eval   - retrieval evaluation with the real all-minilm embedder (an Ollama at OLLAMA_URL)"
@@ -69,6 +71,17 @@ lint: py-lint plugin-check
 
 pytest: $(STAMP)
 	$(BIN)/pytest
+
+# The quick loop: every lint and type gate, the plugin's unit tests and pytest without the tests marked `slow`
+# (subprocesses, wheel builds, big corpora, fuzz, faults, benchmarks; pyproject.toml). No Chromium; the plugin is
+# built only when its sources changed (one test reads the build).
+check: $(STAMP) $(MAIN_JS)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy backend tests bench reliability
+	$(BIN)/lint-imports
+	cd $(PLUGIN) && npm run --silent typecheck && npm run --silent lint && npm run --silent test
+	$(BIN)/pytest -q -m "not slow"
 
 # pytest runs last so that its summary line closes the run.
 test: $(STAMP) chromium py-lint plugin-check plugin-e2e pytest

@@ -9,7 +9,8 @@ export default defineConfig({
 	test: {
 		include: ["tests/**/*.test.ts"],
 		environment: "node",
-		// The golden API bodies the sidecar's own tests produce (repository root, tests/fixtures/api).
-		env: { ASK_VAULT_FIXTURES: fileURLToPath(new URL("../tests/fixtures/api/", import.meta.url)) },
+		// The fixtures the sidecar's own tests read too (repository root, tests/fixtures/): the golden API bodies
+		// its tests produce (api/) and the neutraliser corpus (neutralise/).
+		env: { ASK_VAULT_FIXTURES: fileURLToPath(new URL("../tests/fixtures/", import.meta.url)) },
 	},
 });

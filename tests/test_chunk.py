@@ -312,6 +312,7 @@ PARAMS = st.builds(
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(document=documents(), params=PARAMS)
+@pytest.mark.slow
 def test_properties(document: tuple[str, list[tuple[int, str]], list[str]], params: ChunkParams) -> None:
     source, prose, comments = document
     chunks = chunks_of(source, params)

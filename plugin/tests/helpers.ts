@@ -1,4 +1,4 @@
-/** Test helpers: the golden API bodies shared with the sidecar's tests, and Responses around byte streams. */
+/** Test helpers: the golden API bodies and the neutraliser corpus shared with the sidecar's tests, and Responses around byte streams. */
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -6,10 +6,31 @@ import path from "node:path";
 /** Set by vitest.config.ts from its own location, so it holds in every test environment (jsdom included). */
 const FIXTURES = process.env.ASK_VAULT_FIXTURES ?? "";
 
-export function fixtureText(name: string): string {
+function sharedText(...parts: string[]): string {
 	if (FIXTURES === "") throw new Error("ASK_VAULT_FIXTURES is not set: run the tests through vitest.config.ts");
-	return readFileSync(path.join(FIXTURES, name), "utf8");
+	return readFileSync(path.join(FIXTURES, ...parts), "utf8");
 }
+
+/** A golden API body (tests/fixtures/api/), as the sidecar's tests produced it. */
+export function fixtureText(name: string): string {
+	return sharedText("api", name);
+}
+
+/** One case of the neutraliser corpus: `inert` is the sidecar's `done.answer`, `neutralised` its `kind:target` notes. */
+export interface NeutraliseCase {
+	id: string;
+	input: string;
+	inert: string;
+	neutralised: string[];
+}
+
+/** The corpus both neutralisers are tested on (tests/fixtures/neutralise/cases.json). */
+export function neutraliseCases(): NeutraliseCase[] {
+	return JSON.parse(sharedText("neutralise", "cases.json")) as NeutraliseCase[];
+}
+
+/** The sidecar writes `[image removed: host]` and escapes it only where a neighbour could link it; the plugin always does. */
+export const asPlugin = (sidecar: string): string => sidecar.replace(/\\?\[(image removed(?:: [^\]\\]*)?)\\?\]/g, "\\[$1\\]");
 
 export function fixtureJson(name: string): unknown {
 	return JSON.parse(fixtureText(name)) as unknown;

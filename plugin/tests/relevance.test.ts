@@ -8,12 +8,12 @@ const first = (lines: unknown[]) => parseAskEvent(lines[0]) as RetrievalEvent;
 
 const DECISION: Relevance = {
 	answer: false,
-	score: 0.4102,
+	score: 0.3029,
 	threshold: 0.5,
-	signals: { top_dense: 0.2137, keyword_strength: 0.4521, term_coverage: 0.25, legs_agree: true, dense_gap: null, dense_available: true },
+	signals: { top_dense: 0.25, keyword_strength: 1.3108, term_coverage: 0.1667, legs_agree: true, dense_gap: null, dense_available: true },
 	calibration: { model: "*", source: "fallback (no calibration for this embedding model)" },
 	forced: false,
-	reason: "Your notes do not seem to cover this question (relevance 0.41, needs 0.50).",
+	reason: "Your notes do not seem to cover this question (relevance 0.30, needs 0.50).",
 };
 
 describe("the relevance decision on the wire", () => {
@@ -23,11 +23,11 @@ describe("the relevance decision on the wire", () => {
 		expect(isAbstained(r)).toBe(true);
 		expect(r.sent).toEqual([]);
 		expect(closestNotes(r).map((s) => [s.path, s.n, s.sent, s.dense_score])).toEqual([
-			["Homelab/Postgres.md", null, false, 0.2016],
-			["Journal/2026-11-02.md", null, false, 0.2137],
-			["Homelab/Kodi.md", null, false, 0.1893],
+			["Recipes/Soup.md", null, false, 0.25],
+			["Homelab/Kodi.md", null, false, 0.2457],
+			["Journal/2026-11-02.md", null, false, 0.2289],
 		]);
-		expect(closestById(r, r.closest[1]!.id)?.path).toBe("Journal/2026-11-02.md");
+		expect(closestById(r, r.closest[1]!.id)?.path).toBe("Homelab/Kodi.md");
 		expect(closestById(r, "nope")).toBeUndefined();
 	});
 
@@ -36,7 +36,7 @@ describe("the relevance decision on the wire", () => {
 		expect(verdict(r.relevance)).toBe("answered");
 		expect(isAbstained(r)).toBe(false);
 		expect(closestNotes(r)).toEqual([]);
-		expect(r.sources[0]?.dense_score).toBe(0.8214);
+		expect(r.sources[0]?.dense_score).toBe(0.4074);
 	});
 
 	it("a sidecar older than the decision: no relevance, no closest, no scores (it always answered)", () => {
@@ -68,18 +68,18 @@ describe("showing the decision", () => {
 	});
 
 	it("closest scores name both legs, a dash where one missed", () => {
-		const [postgres, journal] = first(abstainLines()).closest;
-		expect(closestScores(postgres!)).toBe("dense 0.202 · BM25 2.265");
-		expect(closestScores(journal!)).toBe("dense 0.214 · BM25 –");
+		const [soup, kodi] = first(abstainLines()).closest;
+		expect(closestScores(soup!)).toBe("dense 0.250 · BM25 1.578");
+		expect(closestScores(kodi!)).toBe("dense 0.246 · BM25 –");
 	});
 
 	it("each signal, the score against the threshold and the calibration", () => {
 		expect(relevanceFacts(DECISION)).toEqual([
 			{ label: "Decision", value: "Not answered: the notes do not seem to cover it" },
-			{ label: "Score", value: "0.41 (threshold 0.50)" },
-			{ label: "Best dense similarity", value: "0.214" },
-			{ label: "Keyword strength", value: "0.452" },
-			{ label: "Term coverage", value: "25%" },
+			{ label: "Score", value: "0.30 (threshold 0.50)" },
+			{ label: "Best dense similarity", value: "0.250" },
+			{ label: "Keyword strength", value: "1.311" },
+			{ label: "Term coverage", value: "17%" },
 			{ label: "Legs agree", value: "Yes" },
 			{ label: "Dense gap", value: "–" },
 			{ label: "Calibration", value: "fallback (no calibration for this embedding model)" },

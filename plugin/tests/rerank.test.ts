@@ -39,7 +39,9 @@ describe("rerank on the wire", () => {
 
 describe("rerank rows and facts", () => {
 	it("an applied rerank shows each row's place in the fused order", () => {
-		const r = withRerank({ order_changed: true, fused_order: ["9d4e6a10b3c25f78", "5e02b7c4d1a9f386"] });
+		// Before reranking the third source came first and the first second; the second was not a candidate.
+		const ids = parsed(golden()).sources.map((s) => s.id);
+		const r = withRerank({ order_changed: true, fused_order: [ids[2]!, ids[0]!] });
 		const places = ranking(r).rows.map((row) => row.fusedPlace);
 		expect(places).toEqual([String(2), DASH, String(1)]);
 	});

@@ -49,9 +49,9 @@ describe("an abstained answer", () => {
 		expect(el.querySelector(".ask-vault-closest .ask-vault-sources-title")?.textContent).toBe("Closest notes, not used");
 		const items = Array.from(el.querySelectorAll(".ask-vault-closest-list li")).map((li) => li.textContent);
 		expect(items).toEqual([
-			"Homelab/Postgres.md › Postgres › Connection lines 1–9 · dense 0.202 · BM25 2.265",
-			"Journal/2026-11-02.md › 2026-11-02 lines 3–7 · dense 0.214 · BM25 –",
-			"Homelab/Kodi.md › Kodi › Maintenance lines 12–30 · dense 0.189 · BM25 –",
+			"Recipes/Soup.md › Lentil soup lines 1–3 · dense 0.250 · BM25 1.578",
+			"Homelab/Kodi.md › Kodi › Maintenance lines 6–8 · dense 0.246 · BM25 –",
+			"Journal/2026-11-02.md › 2026-11-02 lines 1–3 · dense 0.229 · BM25 –",
 		]);
 		expect(el.querySelectorAll("[data-ask-vault-n]")).toHaveLength(0);
 		expect(el.querySelector("button.ask-vault-ask-anyway")?.textContent).toBe("Ask anyway");
@@ -67,10 +67,10 @@ describe("an abstained answer", () => {
 		]);
 		expect(facts).toEqual([
 			["Decision", "Not answered: the notes do not seem to cover it"],
-			["Score", "0.41 (threshold 0.50)"],
-			["Best dense similarity", "0.214"],
-			["Keyword strength", "0.452"],
-			["Term coverage", "25%"],
+			["Score", "0.30 (threshold 0.50)"],
+			["Best dense similarity", "0.250"],
+			["Keyword strength", "1.311"],
+			["Term coverage", "17%"],
 			["Legs agree", "Yes"],
 			["Dense gap", "–"],
 			["Calibration", "fallback (no calibration for this embedding model)"],

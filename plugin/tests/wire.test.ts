@@ -80,6 +80,16 @@ describe("golden bodies validate against the wire types", () => {
 		for (const s of retrieval.sources) expect(s.sent ? s.n !== null : s.n === null).toBe(true);
 	});
 
+	it("ask_error.ndjson: retrieval, then the one error that ends the stream, with its code and no partial text", () => {
+		const events = askLines("ask_error.ndjson").map((l) => parseAskEvent(l));
+		expect(events.map((e) => e?.type)).toEqual(["retrieval", "error"]);
+		const error = events[1];
+		if (error?.type !== "error") throw new Error("the golden error stream ends with error");
+		expect(error.code).toBe("model_missing");
+		expect(error.message).toContain("ollama pull");
+		expect(error.partial).toBe("");
+	});
+
 	it("explain.json: legs are whole entries or null, the terms split the query's, the summary comes first", () => {
 		const raw = fixtureJson("explain.json") as { relevance: unknown };
 		const body = parse(explainBody, raw);

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from askvault.ask.events import DoneEvent, Metrics
-from askvault.ask.pipeline import NOT_COVERED_ANSWER
 from askvault.ask.relevance import RelevanceSignals, calibration_for, decide
 from askvault.ask.rerank import RerankReport
 from askvault.generate.answer_safety import neutralise_answer
@@ -216,41 +215,6 @@ ASK_SCRIPT: list[dict[str, object]] = [
     *[_token(t) for t in ANSWER_TOKENS],
     {**event_to_json(DONE)},
 ]
-
-ABSTAIN_QUESTION = "What is the wifi password of the boat in the harbour?"
-# The notes know one of the four words ("password", in the Postgres note) and nothing is close in meaning.
-ABSTAIN_SIGNALS = RelevanceSignals(0.2137, 0.4521, 0.25, True, None)
-ABSTAIN_SOURCES = [
-    _source(None, POSTGRES, 2, 1, (0.2016, 2.2652)),
-    _source(None, JOURNAL, 1, None, (0.2137, None)),
-    _source(None, KODI, 3, None, (0.1893, None)),
-]
-ABSTAIN_SCRIPT: list[dict[str, object]] = [
-    {
-        "type": "retrieval",
-        "question": ABSTAIN_QUESTION,
-        "query": ABSTAIN_QUESTION,
-        "rewritten": False,
-        "terms": [
-            {"term": "wifi", "df": 0, "idf": 0.0},
-            {"term": "password", "df": 1, "idf": 5.0106},
-            {"term": "boat", "df": 0, "idf": 0.0},
-            {"term": "harbour", "df": 0, "idf": 0.0},
-        ],
-        "counts": {"dense": 50, "keyword": 1},
-        "sources": ABSTAIN_SOURCES,
-        "sent": [],
-        "prompt": [],
-        "timings_ms": {"embed": 9.8, "retrieval": 2.7},
-        "rerank": None,
-        "date_scope": None,
-        "relevance": relevance_to_json(decide(ABSTAIN_SIGNALS, CALIBRATION)),
-        "closest": ABSTAIN_SOURCES,
-    },
-    _token(NOT_COVERED_ANSWER),
-    {**event_to_json(DoneEvent(NOT_COVERED_ANSWER, (), (), True, Metrics(9.8, 2.7, None, None, 13.0, None, None)))},
-]
-
 
 RELATED = RelatedResult(
     path=KODI.path,

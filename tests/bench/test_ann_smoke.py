@@ -9,6 +9,8 @@ import pytest
 
 from bench import ann, ann_report, real_vectors
 
+pytestmark = pytest.mark.slow
+
 
 def _real(n: int, dim: int, seed: int) -> real_vectors.Matrix:
     rng = np.random.default_rng(seed)

@@ -14,6 +14,8 @@ from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
 from bench import report, suite, synth
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize(
     ("text", "sizes"),

@@ -111,6 +111,7 @@ async def test_a_vault_that_looks_unmounted_exits_4_until_allowed(tmp_path: Path
     assert (json.loads(allowed.stdout)["removed"], json.loads(allowed.stdout)["notes"]) == (20, 0)
 
 
+@pytest.mark.slow
 def test_a_second_writer_exits_3_naming_the_other_pid(tmp_path: Path, closed_port_url: str) -> None:
     vault = tmp_path / "vault"
     write_notes(vault, {"a.md": "# A\n"})

@@ -28,6 +28,8 @@ from reliability.snapshot import divergences, manifest_problems, read_index
 from tests.conftest import RunningOllama, VaultWriter
 from tests.faults.helpers import keyword_paths, numbered_notes
 
+pytestmark = pytest.mark.slow
+
 FULL = "database or disk is full"
 
 

@@ -20,6 +20,8 @@ from reliability.snapshot import ACTIVE_COLLECTION, VECTORS_DIR, divergences, ma
 from tests.conftest import RunningOllama, VaultWriter
 from tests.faults.helpers import numbered_notes
 
+pytestmark = pytest.mark.slow
+
 SMOKE_KILLS = 3
 
 

@@ -20,6 +20,8 @@ from tests.conftest import RunningOllama, VaultWriter
 from tests.fakes.ollama_server import FakeOllama, serve
 from tests.faults.helpers import keyword_paths, numbered_notes
 
+pytestmark = pytest.mark.slow
+
 NOTES = 100
 """Enough chunks for two of the indexer's embedding batches (64 each), so Ollama can die between them."""
 

@@ -18,6 +18,8 @@ from reliability.engine_runs import child_env
 from tests.conftest import RunningOllama, VaultWriter
 from tests.faults.helpers import WAIT_S, live_sidecar, numbered_notes
 
+pytestmark = pytest.mark.slow
+
 
 async def _askvault(tmp_path: Path, *args: str) -> tuple[int, str]:
     child = await asyncio.create_subprocess_exec(

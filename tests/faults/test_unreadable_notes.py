@@ -25,6 +25,8 @@ from askvault.wiring import open_engine
 from tests.conftest import RunningOllama, VaultWriter
 from tests.faults.helpers import keyword_paths, numbered_notes
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def honour_permissions(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,6 +16,8 @@ from askvault.wiring import open_engine
 from tests.conftest import RunningOllama, VaultWriter
 from tests.faults.helpers import LiveSidecar, live_sidecar, numbered_notes
 
+pytestmark = pytest.mark.slow
+
 NOTES = 30
 """Above the indexer's mass-delete threshold (20 notes), where an empty vault reads as a failed mount."""
 

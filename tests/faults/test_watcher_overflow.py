@@ -17,6 +17,8 @@ from askvault.wiring import Engine, open_engine
 from tests.conftest import RunningOllama, VaultWriter
 from tests.faults.helpers import keyword_paths, numbered_notes
 
+pytestmark = pytest.mark.slow
+
 WAIT_S = 20.0
 """Only bounds a broken test; nothing asserts on time."""
 

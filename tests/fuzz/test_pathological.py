@@ -12,6 +12,8 @@ import pytest
 from askvault.config import ChunkParams
 from reliability.pathological import GENERATORS, SLOW_CASES, fixture_cases, hang_guard_s, through_pipeline
 
+pytestmark = pytest.mark.slow
+
 REFUSED = {
     "binary-png": "binary data",
     "binary-zip": "binary data",

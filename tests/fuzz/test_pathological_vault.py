@@ -13,6 +13,8 @@ from askvault.wiring import Engine, open_engine
 from reliability.pathological import GENERATORS, SLOW_BOUNDS_S, fixture_cases
 from tests.fuzz.test_pathological import REFUSED
 
+pytestmark = pytest.mark.slow
+
 GOOD = {
     "Good/Alpha.md": "# Alpha\n\nThe zanzibar0001 note is perfectly ordinary.\n",
     "Good/" + unicodedata.normalize("NFC", "Café.md"): "# Café NFC\n\nThe espresso0002 note, composed é.\n",

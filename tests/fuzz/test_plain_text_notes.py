@@ -12,6 +12,8 @@ from askvault.parse.plain import PLAIN_TEXT_NOTICE
 from askvault.store.tokenize import _COMPOUND, Tokenizer
 from reliability.pathological import GENERATORS, through_pipeline
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.timeout(60)
 def test_a_note_of_two_million_lines_is_chunked() -> None:

@@ -17,6 +17,8 @@ from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
 from askvault.store.tokenize import Tokenizer
 
+pytestmark = pytest.mark.slow
+
 FRAGMENTS = [
     "#", "## ", "###### ", "\n", "\n\n", "- ", "* ", "+ ", "1. ", "> ", "> [!note] ", "> [!tip]- ", "```", "~~~",
     "```python\n", "    ", "\t", "[[", "]]", "![[", "|", "#tag", "#", "[", "](", ")", "![", "<", ">", "`", "``",

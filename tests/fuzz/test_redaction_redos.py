@@ -13,6 +13,8 @@ from askvault.redact.engine import redact
 from reliability.pathological import hang_guard_s, through_pipeline
 from reliability.redos import CAP_BYTES, REDOS
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.timeout(hang_guard_s())
 @pytest.mark.parametrize("name", list(REDOS))

@@ -19,6 +19,8 @@ from reliability.vault import copy_sample_vault
 from tests.fakes.ollama_server import FakeOllama, serve
 from tests.faults.helpers import live_sidecar
 
+pytestmark = pytest.mark.slow
+
 ASKS = 5
 GATE_CAPACITY = 3
 """One answer generating and two waiting (askvault.api.app.ApiSettings)."""

@@ -7,11 +7,15 @@ import json
 import signal
 from pathlib import Path
 
+import pytest
+
 from askvault.config import vault_data_dir
 from askvault.index.lock import IndexLock
 from tests.conftest import RunningOllama
 from tests.mcp.harness import ASKVAULT, WAIT_S, common_args, isolated_env
 from tests.mcp.vaults import build_vault
+
+pytestmark = pytest.mark.slow
 
 PROTOCOL = "2025-11-25"
 

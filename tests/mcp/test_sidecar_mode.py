@@ -23,6 +23,8 @@ from tests.conftest import RunningOllama
 from tests.mcp.harness import WAIT_S, mcp_client
 from tests.mcp.vaults import CANARY, VaultOnDisk, build_vault
 
+pytestmark = pytest.mark.slow
+
 
 @dataclass
 class RunningSidecar:

@@ -12,6 +12,8 @@ from tests.fakes.ollama_server import ChatScript
 from tests.mcp.harness import TOOLS, McpClient, askvault_cli, cli_ids, common_args, mcp_client
 from tests.mcp.vaults import CANARY, EXCLUDE_GLOB, EXCLUDED, VaultOnDisk, build_vault
 
+pytestmark = pytest.mark.slow
+
 EXCLUDE = ("--exclude", EXCLUDE_GLOB)
 
 

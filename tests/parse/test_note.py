@@ -153,6 +153,7 @@ PATHOLOGICAL = {
 
 
 @pytest.mark.parametrize("source", PATHOLOGICAL.values(), ids=PATHOLOGICAL.keys())
+@pytest.mark.slow
 def test_pathological_inputs_finish(source: str) -> None:
     # No timing assertion (machines are noisy); pytest-timeout and the suite's run time catch a regression.
     note = parse_note("a.md", source, RESOLVER)

@@ -24,6 +24,8 @@ from tests.privacy.canary_vault import (
     write_vault,
 )
 
+pytestmark = pytest.mark.slow
+
 SAMPLE_VAULT = Path(__file__).resolve().parents[2] / "eval" / "sample-vault"
 
 

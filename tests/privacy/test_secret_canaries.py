@@ -19,6 +19,8 @@ from tests.privacy.canary_vault import (
     sent_to_ollama,
 )
 
+pytestmark = pytest.mark.slow
+
 # canary → the rule that keeps it out
 CANARIES = {
     "4kf9-2mzq": "recovery code with a note after it",

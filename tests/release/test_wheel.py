@@ -17,6 +17,8 @@ import askvault
 from askvault.plugin_bundle import checkout_files
 from tests.release.tree import BUNDLED, ROOT, source_tree
 
+pytestmark = pytest.mark.slow
+
 VERSION = askvault.__version__
 BUILT = checkout_files(ROOT)
 

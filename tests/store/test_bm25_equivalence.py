@@ -26,6 +26,7 @@ params = st.tuples(st.sampled_from([0.0, 0.5, 1.2, 1.5, 2.0]), st.sampled_from([
 
 @settings(max_examples=200, deadline=None)
 @given(corpus=corpora, query=queries, kb=params, limit=st.integers(min_value=1, max_value=40))
+@pytest.mark.slow
 def test_candidate_scores_equal_full_get_scores(
     corpus: list[list[str]], query: list[str], kb: tuple[float, float], limit: int
 ) -> None:

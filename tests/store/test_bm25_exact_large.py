@@ -16,6 +16,8 @@ from askvault.store.bm25 import Bm25Index
 from askvault.store.tokenize import Tokenizer
 from tests.store.bm25_oracle import LuceneIdfBM25
 
+pytestmark = pytest.mark.slow
+
 DOCS = 24_000
 VOCABULARY = 4_000
 QUERIES = 60

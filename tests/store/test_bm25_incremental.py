@@ -26,6 +26,7 @@ def _everything(index: Bm25Index) -> list[tuple[str, float]]:
 
 @settings(max_examples=150, deadline=None)
 @given(steps=st.lists(corpora, min_size=1, max_size=6), k1=st.sampled_from([0.5, 1.5]), b=st.sampled_from([0.0, 0.75]))
+@pytest.mark.slow
 def test_a_sequence_of_incremental_rebuilds_equals_a_fresh_rebuild(
     steps: list[dict[str, str]], k1: float, b: float
 ) -> None:

@@ -43,6 +43,7 @@ def test_a_huge_note_is_read_only_as_far_as_it_needs() -> None:
     assert DETECTOR.detect(note) == "de"
 
 
+@pytest.mark.slow
 def test_one_detector_is_shared_and_threads_agree() -> None:
     assert shared_detector() is DETECTOR
     texts = [text for _, text, _ in TEXTS] * 5

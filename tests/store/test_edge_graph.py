@@ -15,6 +15,8 @@ from askvault.store.edge_graph import GraphParams
 from askvault.store.edge_graph_store import GraphVectorStore
 from tests.store.vector_cases import DIM, FILTER_CASES, check_search_is_exact, corpus, embed
 
+pytestmark = pytest.mark.slow
+
 COLLECTION = "nomic-embed-text@64"
 SMALL = GraphParams(min_points=100, m=8, ef_construct=32, ef=64)
 """A graph from 100 points, so a test vault gets one in a second."""
