@@ -81,7 +81,7 @@ check: $(STAMP) $(MAIN_JS)
 	$(BIN)/mypy backend tests bench reliability
 	$(BIN)/lint-imports
 	cd $(PLUGIN) && npm run --silent typecheck && npm run --silent lint && npm run --silent test
-	$(BIN)/pytest -q -m "not slow"
+	$(BIN)/pytest -q -m "not slow" -n auto
 
 # pytest runs last so that its summary line closes the run.
 test: $(STAMP) chromium py-lint plugin-check plugin-e2e pytest
