@@ -117,8 +117,9 @@ class TermCounts:
 
         Postings keep tf, chunks their length norm; `bm25_weights` makes a posting's weight from them at query
         time with rank-bm25's formula in its operation order, so scores agree with its `get_scores` bit for bit
-        (and with weights stored per posting, as they were: tests/store/test_bm25_weights_exact.py). Term numbers are the shared vocabulary's: the snapshot keeps a reference to
-        it, and terms added later get numbers past the snapshot's arrays (see `Postings.vocab`).
+        (and with weights stored per posting, as they were: tests/store/test_bm25_weights_exact.py). Term numbers
+        are the shared vocabulary's: the snapshot keeps a reference to it, and terms added later get numbers past
+        the snapshot's arrays (see `Postings.vocab`).
         """
         n_docs = len(chunks)
         doc_len = np.fromiter((c.length for c in chunks), dtype=np.int64, count=n_docs)
