@@ -102,7 +102,7 @@ def run(size: int, n_queries: int, seed: int) -> None:
     retriever = bm25s.BM25(method="lucene")
     bm25s_s = clock(lambda: retriever.index(corpus, show_progress=False)) / 1000
     snap = index._snapshot  # a benchmark may look inside
-    postings_mb = (snap.idf.nbytes + snap.indptr.nbytes + snap.docs.nbytes + snap.weights.nbytes) / 1e6
+    postings_mb = (snap.idf.nbytes + snap.indptr.nbytes + snap.docs.nbytes + snap.tf.nbytes + snap.norm.nbytes) / 1e6
 
     print(f"\n== {size:,} chunks, {int(lengths.sum()):,} tokens, {len(model.idf):,} distinct terms ==")
     print(f"  Bm25Index.rebuild: {cold_s:.2f} s cold tokenizer cache, {warm_s:.2f} s warm")

@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from askvault.errors import BadRequest
 from askvault.model import Chunk, RankedId, TermStat
-from askvault.store.bm25_stats import TermCounts, lucene_idf
+from askvault.store.bm25_stats import TermCounts, bm25_weights, lucene_idf
 
 __all__ = ["Bm25Index", "lucene_idf"]
 from askvault.store.multilingual import Detect, LanguageTokenizers, QueryTerms, main_languages
@@ -31,11 +31,16 @@ class _Snapshot:
     idf: npt.NDArray[np.float64]
     """IDF per term number."""
     indptr: npt.NDArray[np.int64]
-    """The postings of term t are positions indptr[t] to indptr[t + 1] of `docs` and `weights`."""
+    """The postings of term t are positions indptr[t] to indptr[t + 1] of `docs` and `tf`."""
     docs: npt.NDArray[np.int32]
     """Chunk number of each posting, ascending within a term."""
-    weights: npt.NDArray[np.float64]
-    """The BM25 term-frequency factor of each posting: tf·(k1 + 1) / (tf + k1·(1 − b + b·dl/avgdl))."""
+    tf: npt.NDArray[np.uint16] | npt.NDArray[np.uint32]
+    """Term frequency of each posting (`Postings.tf`)."""
+    norm: npt.NDArray[np.float64]
+    """Per chunk number, k1·(1 − b + b·dl/avgdl). A posting's BM25 factor, tf·(k1 + 1) / (tf + norm), is computed
+    when a query reads it (`weights`): 2 bytes a posting kept instead of 8, the same float64s."""
+    k1: float = 0.0
+    """BM25's k1, which `weights` needs too (`norm` holds it and b for the rest)."""
     languages: tuple[str, ...] = ()
     """The vault's main languages (`multilingual.main_languages`): every question is analysed in each."""
     present: frozenset[str] = frozenset()
@@ -45,6 +50,10 @@ class _Snapshot:
     numbers: Mapping[str, int] = field(default_factory=dict)
     """Chunk id → its number (position in `ids`)."""
 
+    def weights(self, at: slice | npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+        """The BM25 term-frequency factors of the postings at `at`."""
+        return bm25_weights(self.tf[at], self.norm[self.docs[at]], self.k1)
+
 
 _EMPTY = _Snapshot(
     ids=(),
@@ -52,7 +61,8 @@ _EMPTY = _Snapshot(
     idf=np.zeros(0, dtype=np.float64),
     indptr=np.zeros(1, dtype=np.int64),
     docs=np.zeros(0, dtype=np.int32),
-    weights=np.zeros(0, dtype=np.float64),
+    tf=np.zeros(0, dtype=np.uint16),
+    norm=np.zeros(0, dtype=np.float64),
 )
 
 
@@ -84,7 +94,9 @@ def _build(
         idf=postings.idf,
         indptr=postings.indptr,
         docs=postings.docs,
-        weights=postings.weights,
+        tf=postings.tf,
+        norm=postings.norm,
+        k1=k1,
         languages=main_languages(notes),
         present=frozenset(tokenizers.code(language) for language in set(note_of.values())),
         words=postings.words,
@@ -98,8 +110,9 @@ class Bm25Index:
 
     Scores equal rank-bm25's `get_scores` with a Lucene IDF (`tests/store/bm25_oracle.py`, the tests' oracle) on
     every chunk they cover, but only the chunks in the postings of the query's terms are touched, with numpy over
-    precomputed per-posting factors, instead of a Python loop over every chunk. The statistics are counted by
-    `bm25_stats` from term counts kept per chunk, so a rebuild after one note changed tokenizes only that note.
+    those postings' term frequencies and their chunks' length norms, instead of a Python loop over every chunk.
+    The statistics are counted by `bm25_stats` from term counts kept per chunk, so a rebuild after one note
+    changed tokenizes only that note.
     """
 
     def __init__(
@@ -195,7 +208,7 @@ class Bm25Index:
             return []
         at = np.flatnonzero(np.isin(snap.docs, np.asarray(numbers, dtype=np.int32)))
         term_of = np.searchsorted(snap.indptr, at, side="right") - 1
-        weight = np.bincount(term_of, weights=snap.idf[term_of] * snap.weights[at])
+        weight = np.bincount(term_of, weights=snap.idf[term_of] * snap.weights(at))
         held = np.flatnonzero(weight)
         order = sorted(held.tolist(), key=lambda t: (-float(weight[t]), snap.words[t]))
         return [snap.words[t] for t in order[:limit]]
@@ -223,7 +236,7 @@ class Bm25Index:
         scores = np.zeros(len(snap.ids), dtype=np.float64)
         for start, end, idf in spans:
             # A chunk appears at most once in a term's postings, so fancy-index += adds each contribution once.
-            scores[snap.docs[start:end]] += idf * snap.weights[start:end]
+            scores[snap.docs[start:end]] += idf * snap.weights(slice(start, end))
         # Every posting adds a positive amount (idf > 0, tf ≥ 1), so the candidates are exactly the non-zero scores.
         candidates = np.flatnonzero(scores)
         if allow is not None:
