@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from askvault.errors import ConfigError
-from askvault.evaluate.questions import Question, check_questions
+from askvault.evaluate.questions import Question, check_questions, json_record, list_field, text_field
 from askvault.model import Message
 
 FOLLOWUP = "followup"
@@ -43,39 +42,27 @@ class Conversation:
         return Question(self.id, text, FOLLOWUP, self.expected_paths, self.evidence, language=self.language)
 
 
-def _text(record: Mapping[str, object], name: str, where: str, optional: bool = False) -> str | None:
+def _optional_text(record: Mapping[str, object], name: str, where: str) -> str | None:
     value = record.get(name)
-    if value is None and optional:
+    if value is None:
         return None
-    if not isinstance(value, str) or not value.strip():
-        raise ConfigError(f"{where}: field {name!r} must be a non-empty string" + (" or null" if optional else ""))
-    return value
-
-
-def _strings(record: Mapping[str, object], name: str, where: str) -> tuple[str, ...]:
-    value = record.get(name)
-    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
-        raise ConfigError(f"{where}: field {name!r} must be a non-empty list of non-empty strings")
-    return tuple(value)
+    if isinstance(value, str) and value.strip():
+        return value
+    raise ConfigError(f"{where}: field {name!r} must be a non-empty string or null")
 
 
 def _parse(line: str, where: str) -> Conversation:
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"{where}: not valid JSON ({exc.msg})") from exc
-    if not isinstance(record, dict):
-        raise ConfigError(f"{where}: expected a JSON object")
+    record = json_record(line, where)
     kind = record.get("kind", "")
     language = record.get("language", "en")
     return Conversation(
-        id=str(_text(record, "id", where)),
-        first=str(_text(record, "first", where)),
-        first_answer=_text(record, "first_answer", where, optional=True),
-        followup=str(_text(record, "followup", where)),
-        standalone=str(_text(record, "standalone", where)),
-        expected_paths=_strings(record, "expected_paths", where),
-        evidence=_strings(record, "evidence", where),
+        id=text_field(record, "id", where),
+        first=text_field(record, "first", where),
+        first_answer=_optional_text(record, "first_answer", where),
+        followup=text_field(record, "followup", where),
+        standalone=text_field(record, "standalone", where),
+        expected_paths=list_field(record, "expected_paths", where, non_empty=True),
+        evidence=list_field(record, "evidence", where, non_empty=True),
         kind=kind if isinstance(kind, str) else "",
         language=language if isinstance(language, str) else "en",
     )

@@ -66,17 +66,29 @@ class Question:
         return bool(self.expected_paths)
 
 
-def _text_field(record: Mapping[str, object], name: str, where: str) -> str:
+def json_record(line: str, where: str) -> dict[str, object]:
+    """One JSONL line as an object; ConfigError names `where` (file and line) and what is wrong."""
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{where}: not valid JSON ({exc.msg})") from exc
+    if not isinstance(record, dict):
+        raise ConfigError(f"{where}: expected a JSON object")
+    return record
+
+
+def text_field(record: Mapping[str, object], name: str, where: str) -> str:
     value = record.get(name)
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(f"{where}: field {name!r} must be a non-empty string")
     return value
 
 
-def _list_field(record: Mapping[str, object], name: str, where: str) -> tuple[str, ...]:
+def list_field(record: Mapping[str, object], name: str, where: str, *, non_empty: bool = False) -> tuple[str, ...]:
+    """A list of non-empty strings (`non_empty`: and at least one of them)."""
     value = record.get(name)
-    if not isinstance(value, list):
-        raise ConfigError(f"{where}: field {name!r} must be a list of strings")
+    if not isinstance(value, list) or (non_empty and not value):
+        raise ConfigError(f"{where}: field {name!r} must be a {'non-empty ' if non_empty else ''}list of strings")
     items: list[str] = []
     for item in value:
         if not isinstance(item, str) or not item.strip():
@@ -112,27 +124,22 @@ def _check_vault_path(path: str, where: str) -> None:
 
 
 def _parse_line(line: str, where: str) -> Question:
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"{where}: not valid JSON ({exc.msg})") from exc
-    if not isinstance(record, dict):
-        raise ConfigError(f"{where}: expected a JSON object")
-    type_ = _text_field(record, "type", where)
+    record = json_record(line, where)
+    type_ = text_field(record, "type", where)
     if type_ not in QUESTION_TYPES:
         raise ConfigError(f"{where}: field 'type' is {type_!r}; known types: {', '.join(sorted(QUESTION_TYPES))}")
-    expected = _list_field(record, "expected_paths", where)
+    expected = list_field(record, "expected_paths", where)
     for path in expected:
         _check_vault_path(path, where)
     return Question(
-        id=_text_field(record, "id", where),
-        question=_text_field(record, "question", where),
+        id=text_field(record, "id", where),
+        question=text_field(record, "question", where),
         type=type_,
         expected_paths=expected,
-        evidence=_list_field(record, "evidence", where),
+        evidence=list_field(record, "evidence", where),
         now=_date_field(record, "now", where),
         language=_language_field(record, "language", where),
-        values=_list_field(record, "values", where) if "values" in record else (),
+        values=list_field(record, "values", where) if "values" in record else (),
     )
 
 
