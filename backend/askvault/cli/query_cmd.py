@@ -56,7 +56,7 @@ def search(
     verbose: bool,
     **params: object,
 ) -> None:
-    """Search the vault (dense + keyword, fused by reciprocal rank fusion)."""
+    """Search the vault (dense + keyword, fused by their normalised scores)."""
     setup_logging(verbose)
     config = build_config(params)
     body = asyncio.run(_search(config, query, k, mode, _filters(folder, tag, after, before)))

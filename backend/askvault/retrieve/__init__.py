@@ -1,1 +1,1 @@
-"""Retrieve stage: dense and keyword legs fused by reciprocal rank fusion."""
+"""Retrieve stage: dense and keyword legs fused by their normalised scores (one leg alone by rank)."""
