@@ -21,6 +21,7 @@ from askvault.config import Config
 from askvault.errors import ModelError
 from askvault.evaluate.chart import write_chart
 from askvault.evaluate.conversations import Conversation, check_conversations, load_conversations
+from askvault.evaluate.legs_dump import dump_question
 from askvault.evaluate.metrics import JsonValue
 from askvault.evaluate.modes import ModeRegistry, rerank_mode, searcher_modes
 from askvault.evaluate.overrides import apply_overrides
@@ -28,7 +29,15 @@ from askvault.evaluate.questions import Question, check_questions, load_question
 from askvault.evaluate.reference import reference_modes
 from askvault.evaluate.report import render_markdown, render_text
 from askvault.evaluate.report_json import to_json
-from askvault.evaluate.runner import DEFAULT_KS, EvalResult, ModeRun, parse_ks, parse_mode_names, run_evaluation
+from askvault.evaluate.runner import (
+    DEFAULT_KS,
+    EvalResult,
+    ModeRun,
+    NoteLines,
+    parse_ks,
+    parse_mode_names,
+    run_evaluation,
+)
 from askvault.index.report import IndexReport, Progress
 from askvault.wiring import Engine, open_engine
 
@@ -74,6 +83,13 @@ def eval_modes(engine: Engine) -> ModeRegistry:
     help="Also measure follow-up rewriting on this JSONL conversation file with each --chat-model "
     "(rewrite.md, rewrite.json under --report).",
 )
+@click.option(
+    "--dump-legs",
+    "dump_legs",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Also write each question's dense and keyword candidate lists, with scores, chunk texts and evidence "
+    "flags, as JSONL here: the data for trying a fusion rule offline.",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Log details to stderr.")
 @handles_errors
 def eval_command(
@@ -85,6 +101,7 @@ def eval_command(
     overrides: tuple[str, ...],
     answers: bool,
     conversations_file: Path | None,
+    dump_legs: Path | None,
     verbose: bool,
     **params: object,
 ) -> None:
@@ -106,7 +123,7 @@ def eval_command(
     for problem in check_conversations(config.vault.root, conversations or []):
         click.echo(f"askvault: warning: {conversations_file}: {problem}", err=True)
     plan = _ModelPlan(models, answers, conversations, conversations_file)
-    result, model_runs = asyncio.run(_evaluate(config, questions, questions_file, mode_names, k_list, plan))
+    result, model_runs = asyncio.run(_evaluate(config, questions, questions_file, mode_names, k_list, plan, dump_legs))
     summary = result.summary()
     click.echo(render_text(result, summary))
     if json_out is not None:
@@ -147,12 +164,14 @@ async def _evaluate(
     mode_names: tuple[str, ...],
     ks: tuple[int, ...],
     plan: _ModelPlan,
+    dump_legs: Path | None = None,
 ) -> tuple[EvalResult, ModelRuns | None]:
     async with open_engine(config, sync_vectors=False) as engine:
         modes = eval_modes(engine).select(mode_names)
         report = await _index(engine)
         # Answers and rewrites search in hybrid mode, as the pipeline does.
-        if (plan.wanted or any(mode.needs_dense for mode in modes)) and report.dense != "ready":
+        needs_dense = plan.wanted or dump_legs is not None or any(mode.needs_dense for mode in modes)
+        if needs_dense and report.dense != "ready":
             raise ModelError(
                 f"dense search is not ready ({report.dense_problem or report.dense}), so the dense and hybrid "
                 "figures would mean nothing; fix that first, or pass --modes keyword"
@@ -171,6 +190,8 @@ async def _evaluate(
             result = await run_evaluation(questions, modes, ks, config.vault.root, on_step=step, meta=meta)
         finally:
             bar.close()
+        if dump_legs is not None:
+            await _dump_legs(engine, questions, dump_legs)
         if not plan.wanted:
             return result, None
         model_runs = await run_model_evaluations(
@@ -183,6 +204,19 @@ async def _evaluate(
             plan.conversations_file,
         )
         return result, model_runs
+
+
+async def _dump_legs(engine: Engine, questions: list[Question], path: Path) -> None:
+    """One JSONL record per question (`evaluate.legs_dump`), written whole once every question has run."""
+    lines = NoteLines(engine.config.vault.root)
+    records = [await dump_question(engine.searcher, question, lines) for question in questions]
+    text = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
+    await asyncio.to_thread(_write, path, text)
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
 
 
 async def _index(engine: Engine) -> IndexReport:
