@@ -87,6 +87,11 @@ class RetrievalParams:
     mention_top: int = 3
     """Hybrid only: each `[[Note]]` and `#tag` the query names gets its best chunk within the first N places
     (0: off; `retrieve/mentions.py`)."""
+    phrase_weight: float = 0.1
+    """Hybrid only: weight of the phrase share, for the fused leaders that hold the question's adjacent word pairs
+    side by side (`retrieve/phrases.py`; 0: off; eval/README.md, round four, "Phrases")."""
+    phrase_candidates: int = 20
+    """How many fused leaders the phrase share looks at."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -230,6 +230,8 @@ class HybridSearcher:
         boosts: dict[str, list[str]] = {}
         if mode == "hybrid" and self._params.identifier_weight > 0:
             fused_ranking = self._boosts.exact_identifiers(query, fused_ranking, weights, chunks, boosts)
+        if mode == "hybrid" and self._params.phrase_weight > 0:
+            fused_ranking = self._boosts.phrases(query, fused_ranking, weights, chunks)
         if mode == "hybrid" and self._params.mention_top > 0:
             fused_ranking = self._boosts.promote_mentions(query, filters, fused_ranking, chunks, boosts)
         for fused in fused_ranking:

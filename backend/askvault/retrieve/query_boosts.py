@@ -12,6 +12,7 @@ from askvault.query.mentions import Mention
 from askvault.retrieve.fusion import Fused
 from askvault.retrieve.identifiers import exact_ranking
 from askvault.retrieve.mentions import alias_index, best_of, has_tag, heading_matches, promote, resolve_note
+from askvault.retrieve.phrases import Pair, pair_share, term_pairs, with_phrase_scores
 from askvault.store.protocol import KeywordIndex
 
 
@@ -64,6 +65,23 @@ class QueryBoosts:
         for chunk_id, held in held_by.items():
             boosts.setdefault(chunk_id, []).extend(f"identifier:{name}" for name in held)
         return _with_identifier_scores(fused, exact, held_by, weights, self._params.identifier_weight)
+
+    def phrases(
+        self, query: AnalysedQuery, fused: list[Fused], weights: dict[str, float], chunks: Mapping[str, Chunk]
+    ) -> list[Fused]:
+        """Adds the phrase share over the first `phrase_candidates` fused chunks: each is tokenized as the keyword
+        index tokenizes its note, and the question the same way, so pairs meet in the chunk's own language."""
+        wanted: dict[str, frozenset[Pair]] = {}
+        shares: dict[str, float] = {}
+        for f in fused[: self._params.phrase_candidates]:
+            chunk = chunks.get(f.chunk_id)
+            if chunk is None:
+                continue
+            pairs = wanted.get(chunk.language)
+            if pairs is None:
+                pairs = wanted[chunk.language] = term_pairs(self._keywords.tokenize(query.text, chunk.language))
+            shares[f.chunk_id] = pair_share(pairs, self._keywords.tokenize(chunk.index_text, chunk.language))
+        return with_phrase_scores(fused, shares, weights, self._params.phrase_weight)
 
     def promote_mentions(
         self,

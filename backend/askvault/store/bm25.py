@@ -254,6 +254,9 @@ class Bm25Index:
         ranked = [RankedId(chunk_id=snap.ids[i], score=float(scores[i])) for i in candidates[order].tolist()]
         return KeywordResult(ranked=ranked, terms=stats, matched=matched)
 
+    def tokenize(self, text: str, language: str = "") -> list[str]:
+        return self._languages.tokenize(text, language)
+
     def terms_in(self, terms: Sequence[str], chunk_ids: Collection[str]) -> set[str]:
         """The terms (already analysed, as `search` reports them) that occur in at least one of `chunk_ids`, read
         from the same postings a search scores: what a chunk matches is exactly what ranked it."""

@@ -95,6 +95,10 @@ class KeywordIndex(Protocol):
         """Which of these analysed terms (`KeywordResult.terms`) at least one of these chunks holds."""
         ...
 
+    def tokenize(self, text: str, language: str = "") -> list[str]:
+        """Text's terms in order, repeats kept, as this index tokenizes a note in `language` ("": the default)."""
+        ...
+
     def __len__(self) -> int: ...
 
 

@@ -1,0 +1,49 @@
+"""The phrase share of score fusion: how many of a question's adjacent word pairs a chunk holds adjacent too (pure).
+
+BM25 scores words one by one, so "sunday morning job" matches a chunk with "Sunday" in one paragraph and "morning"
+in another as well as one that says "Sunday morning". A chunk holding the question's word pairs side by side
+(after stop words are dropped and words stemmed, so "callouts with titles" meets "callout title") gets a small
+third share beside the legs, over the fused leaders only: it reorders sections the legs already found, it does
+not find new ones (eval/README.md, round four, "Phrases").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import pairwise
+
+from askvault.retrieve.fusion import Fused
+
+Pair = tuple[str, str]
+
+
+def term_pairs(terms: Sequence[str]) -> frozenset[Pair]:
+    """Each two consecutive terms (a term repeated in place, as in "step by step", pairs with itself)."""
+    return frozenset(pairwise(terms))
+
+
+def pair_share(wanted: frozenset[Pair], terms: Sequence[str]) -> float:
+    """The share of `wanted` pairs that occur side by side in `terms`; 0.0 when there is nothing to look for."""
+    if not wanted:
+        return 0.0
+    return len(wanted & term_pairs(terms)) / len(wanted)
+
+
+def with_phrase_scores(
+    fused: Sequence[Fused], shares: Mapping[str, float], weights: Mapping[str, float], phrase_weight: float
+) -> list[Fused]:
+    """Adds the phrase share to each fused score, in the same form as the identifier share: the chunks in `shares`
+    are min-max normalised among themselves (the best holds 1, the fewest 0), and the share weighs
+    `phrase_weight` against the legs' weights. Equal shares (none holds a pair, or all the same) change nothing,
+    and neither does a weight of 0. Ties keep the fused order."""
+    values = list(shares.values())
+    low, high = (min(values), max(values)) if values else (0.0, 0.0)
+    if not high > low or phrase_weight <= 0:
+        return list(fused)
+    share = phrase_weight / (sum(weights.values()) or 1.0)
+    rescored = [
+        Fused(f.chunk_id, (f.score + share * (shares.get(f.chunk_id, low) - low) / (high - low)) / (1 + share), f.ranks)
+        for f in fused
+    ]
+    order = {f.chunk_id: i for i, f in enumerate(fused)}
+    return sorted(rescored, key=lambda f: (-f.score, order[f.chunk_id]))
