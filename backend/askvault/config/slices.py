@@ -90,8 +90,8 @@ class RetrievalParams:
     phrase_weight: float = 0.1
     """Hybrid only: weight of the phrase share, for the fused leaders that hold the question's adjacent word pairs
     side by side (`retrieve/phrases.py`; 0: off; eval/README.md, round four, "Phrases")."""
-    phrase_candidates: int = 20
-    """How many fused leaders the phrase share looks at."""
+    phrase_candidates: int = 10
+    """How many fused leaders the phrase share looks at (each is tokenized once per search)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,8 +3,8 @@
 BM25 scores words one by one, so "sunday morning job" matches a chunk with "Sunday" in one paragraph and "morning"
 in another as well as one that says "Sunday morning". A chunk holding the question's word pairs side by side
 (after stop words are dropped and words stemmed, so "callouts with titles" meets "callout title") gets a small
-third share beside the legs, over the fused leaders only: it reorders sections the legs already found, it does
-not find new ones (eval/README.md, round four, "Phrases").
+third share beside the legs, over the fused leaders only (`phrase_candidates`): it reorders sections the legs
+already found, it does not find new ones (eval/README.md, round four, "Phrases").
 """
 
 from __future__ import annotations

@@ -80,7 +80,10 @@ class QueryBoosts:
             pairs = wanted.get(chunk.language)
             if pairs is None:
                 pairs = wanted[chunk.language] = term_pairs(self._keywords.tokenize(query.text, chunk.language))
-            shares[f.chunk_id] = pair_share(pairs, self._keywords.tokenize(chunk.index_text, chunk.language))
+            # A question of one word has no pair: its leaders are not tokenized at all.
+            shares[f.chunk_id] = (
+                pair_share(pairs, self._keywords.tokenize(chunk.index_text, chunk.language)) if pairs else 0.0
+            )
         return with_phrase_scores(fused, shares, weights, self._params.phrase_weight)
 
     def promote_mentions(
