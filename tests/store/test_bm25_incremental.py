@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from askvault.model import Chunk
 from askvault.store.bm25 import Bm25Index
 from askvault.store.bm25_stats import TermCounts
 from askvault.store.tokenize import Tokenizer
@@ -78,3 +79,56 @@ def test_a_vocabulary_mostly_gone_is_renumbered_and_still_scores_the_same() -> N
         ours, theirs = index.search(query, limit=50), fresh.search(query, limit=50)
         assert (ours.ranked, ours.terms, ours.matched) == (theirs.ranked, theirs.terms, theirs.matched)
     assert index.search("old300x", limit=5).ranked == []
+
+
+class _Counting(Tokenizer):
+    """The real tokenizer, counting the texts it tokenizes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    def tokenize(self, text: str) -> list[str]:
+        self.texts.append(text)
+        return super().tokenize(text)
+
+
+def _chunk(n: int, text: str, language: str = "") -> Chunk:
+    return Chunk(f"c{n}", f"n{n}.md", f"n{n}", (), 1, 1, text, text, language=language)
+
+
+def test_chunks_given_without_their_text_keep_what_the_last_rebuild_counted() -> None:
+    chunks = [_chunk(0, "kodi libreelec kodi"), _chunk(1, "postgres port 5433"), _chunk(2, "kodi remote")]
+    tokenizer = _Counting()
+    index = Bm25Index(tokenizer)
+    index.rebuild(chunks)
+    changed = _chunk(2, "kodi remote batteries")
+    tokenizer.texts.clear()
+    index.rebuild([chunks[0].info(), chunks[1].info(), changed, _chunk(3, "new kodi note")])
+    assert tokenizer.texts == ["kodi remote batteries", "new kodi note"]  # only new or changed text
+
+    fresh = Bm25Index(Tokenizer())
+    fresh.rebuild([chunks[0], chunks[1], changed, _chunk(3, "new kodi note")])
+    for query in ["kodi", "batteries", "postgres 5433", "remote note"]:
+        ours, theirs = index.search(query, 10), fresh.search(query, 10)
+        assert (ours.ranked, ours.terms, ours.matched) == (theirs.ranked, theirs.terms, theirs.matched)
+
+
+def test_the_same_text_in_another_language_is_tokenized_again() -> None:
+    tokenizer = _Counting()
+    index = Bm25Index(tokenizer)
+    index.rebuild([_chunk(0, "running runners")])
+    tokenizer.texts.clear()
+    index.rebuild([_chunk(0, "running runners")])
+    assert tokenizer.texts == []
+    assert index.distinctive_terms(["c0"], 5) == ["run", "runner"]
+    index.rebuild([_chunk(0, "running runners", language="de")])
+    assert index.distinctive_terms(["c0"], 5) == ["runn", "running"]  # German stems: counted again
+
+
+def test_a_chunk_without_its_text_that_no_rebuild_counted_is_refused() -> None:
+    index = Bm25Index(Tokenizer())
+    index.rebuild([_chunk(0, "kodi")])
+    with pytest.raises(ValueError, match="c1"):
+        index.rebuild([_chunk(0, "kodi").info(), _chunk(1, "postgres").info()])
+    assert [r.chunk_id for r in index.search("kodi", 5).ranked] == ["c0"]  # the last good snapshot still serves

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from askvault.config import RetrievalParams
 from askvault.embed.protocol import Embedder
 from askvault.errors import BadRequest, ModelError
-from askvault.model import Chunk, Hit, RankedId, SearchFilters, SearchMode, SearchResult, TermStat
+from askvault.model import Chunk, ChunkInfo, Hit, RankedId, SearchFilters, SearchMode, SearchResult, TermStat
 from askvault.query.analyse import AnalysedQuery, analyse_query
 from askvault.query.dates import current_now
 from askvault.retrieve.date_filter import NO_PLAN, DatePlan, plan_date_scope, scoped_dense_search, without_scope
@@ -39,6 +39,28 @@ class _QueryVector:
     failed: ModelError | None = None
 
 
+class _Texts:
+    """The texts of the candidates one search shows or matches literally, read from the manifest a batch at a
+    time (the catalog keeps none): usually one read of the k hits."""
+
+    def __init__(self, catalog: ChunkCatalog, chunks: Mapping[str, ChunkInfo]) -> None:
+        self._catalog = catalog
+        self._chunks = chunks
+        self.full: dict[str, Chunk] = {}
+        self._tried: set[str] = set()
+
+    def read(self, ids: Sequence[str]) -> None:
+        wanted = [info for cid in ids if cid not in self._tried and (info := self._chunks.get(cid)) is not None]
+        self._tried.update(info.id for info in wanted)
+        self.full.update(self._catalog.with_text(wanted))
+
+    def get(self, chunk_id: str, ahead: Sequence[str]) -> Chunk | None:
+        """The chunk with its text; when not read yet, read with the `ahead` ids (its own first) in one go."""
+        if chunk_id not in self._tried:
+            self.read(ahead)
+        return self.full.get(chunk_id)
+
+
 class HybridSearcher:
     """Implements `askvault.retrieve.protocol.Searcher` over the live catalog, BM25 index and dense index."""
 
@@ -48,7 +70,7 @@ class HybridSearcher:
         keywords: KeywordIndex,
         dense: DenseIndex[Embedder],
         params: RetrievalParams,
-        visible: Callable[[Chunk], bool] | None = None,
+        visible: Callable[[ChunkInfo], bool] | None = None,
     ) -> None:
         self._catalog = catalog
         self._keywords = keywords
@@ -89,7 +111,7 @@ class HybridSearcher:
                 trace.retried = True
         return result
 
-    def _first_chunks(self) -> Iterator[Chunk]:
+    def _first_chunks(self) -> Iterator[ChunkInfo]:
         """One chunk of each note, from the catalog's per-note index (built once per snapshot); lazy, so a query
         without a date phrase never touches it."""
         chunks = self._catalog.snapshot()
@@ -228,15 +250,22 @@ class HybridSearcher:
             rankings = {"keyword": [r.chunk_id for r in keyword], "dense": [r.chunk_id for r in dense]}
             fused_ranking = rrf(rankings, k=self._params.rrf_k, weights=weights)
         boosts: dict[str, list[str]] = {}
+        texts = _Texts(self._catalog, chunks)
         if mode == "hybrid" and self._params.identifier_weight > 0:
-            fused_ranking = self._boosts.exact_identifiers(query, fused_ranking, weights, chunks, boosts)
+            if query.identifiers:  # matched in the candidates' texts: read them all, in one go
+                texts.read([f.chunk_id for f in fused_ranking])
+            fused_ranking = self._boosts.exact_identifiers(query, fused_ranking, weights, texts.full, boosts)
         if mode == "hybrid" and self._params.mention_top > 0:
             fused_ranking = self._boosts.promote_mentions(query, filters, fused_ranking, chunks, boosts)
-        for fused in fused_ranking:
-            chunk: Chunk | None = chunks.get(fused.chunk_id)
-            if chunk is None:
+        ids = [fused.chunk_id for fused in fused_ranking]
+        for position, fused in enumerate(fused_ranking):
+            if fused.chunk_id not in chunks:
                 # A vector whose chunk was just removed: the reconcile sweeps it; never show it.
                 continue
+            # The texts of this hit and the next ones it may take to fill k (all of them when tracing).
+            chunk = texts.get(fused.chunk_id, ids[position : None if trace is not None else position + k - len(hits)])
+            if chunk is None:
+                continue  # removed since the snapshot was taken
             if self._visible is not None and not self._visible(chunk):
                 continue  # excluded since it was indexed: never shown, never sent
             hit = Hit(

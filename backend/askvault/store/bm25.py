@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from askvault.errors import BadRequest
-from askvault.model import Chunk, RankedId, TermStat
+from askvault.model import Chunk, ChunkInfo, RankedId, TermStat
 from askvault.store.bm25_stats import TermCounts, bm25_weights, lucene_idf
 
 __all__ = ["Bm25Index", "lucene_idf"]
@@ -67,9 +67,14 @@ _EMPTY = _Snapshot(
 
 
 def _build(
-    counts: TermCounts, tokenizers: LanguageTokenizers, docs: Iterable[tuple[str, str] | Chunk], k1: float, b: float
+    counts: TermCounts,
+    tokenizers: LanguageTokenizers,
+    docs: Iterable[tuple[str, str] | ChunkInfo],
+    k1: float,
+    b: float,
 ) -> _Snapshot:
-    texts: dict[str, tuple[str, str]] = {}
+    texts: dict[str, tuple[str, str] | None] = {}
+    """Chunk id → (index text, language) to count, or None: a `ChunkInfo`, counted by an earlier rebuild."""
     note_of: dict[str, str] = {}
     """Note (path) → language; a plain (id, text) pair is a note of its own in the default language."""
     for doc in docs:
@@ -77,13 +82,16 @@ def _build(
         if isinstance(doc, Chunk):
             texts[doc.id] = (doc.index_text, doc.language)
             note_of[doc.path] = doc.language
+        elif isinstance(doc, ChunkInfo):
+            texts[doc.id] = None
+            note_of[doc.path] = doc.language
         else:
             texts[doc[0]] = (doc[1], "")
             note_of["\x00" + doc[0]] = ""  # no path starts with NUL
     counts.keep_only(texts.keys())
     if not texts:
         return _EMPTY
-    chunks = [counts.of(chunk_id, text, language) for chunk_id, (text, language) in texts.items()]
+    chunks = [counts.kept(cid) if text is None else counts.of(cid, *text) for cid, text in texts.items()]
     postings = counts.postings(chunks, k1, b)
     notes: Counter[str] = Counter()
     for language, n in Counter(note_of.values()).items():
@@ -165,14 +173,16 @@ class Bm25Index:
         main = snap.languages or (self._languages.default_code,)
         return QueryTerms(self._languages, main, snap.present, self._detect)
 
-    def rebuild(self, docs: Iterable[tuple[str, str] | Chunk]) -> None:
+    def rebuild(self, docs: Iterable[tuple[str, str] | ChunkInfo]) -> None:
         """Builds a whole new snapshot from chunks (or plain (chunk_id, index_text) pairs, in the default
         language), then swaps one reference; searches that started earlier finish on the old snapshot. Rebuilds
         run one at a time. Each chunk is tokenized in its note's language (`Chunk.language`).
 
         Only chunks that are new or whose text changed since the last rebuild are tokenized; the statistics
         (document frequencies, lengths, average length) are recounted over all of them, so the result is the
-        same as a first rebuild of the same pairs.
+        same as a first rebuild of the same pairs. A `ChunkInfo` (a chunk without its text) stands for a chunk
+        unchanged since the last rebuild, which must have held it (ValueError otherwise): a watcher patch
+        passes the notes it did not touch so. `docs` is read once, one at a time, and no text is kept.
         """
         with self._rebuilding:
             snapshot = _build(self._counts, self._languages, docs, self._k1, self._b)

@@ -35,10 +35,9 @@ class ChunkTerms:
     or `WIDE`) instead of two numpy arrays (≈ 110 bytes of header each before any data).
     """
 
-    text: str
-    """The index text these counts were made from: a chunk whose text changed is tokenized again."""
-    language: str
-    """The language it was tokenized in: a chunk whose language changed (its note's `lang`, or detection) too."""
+    digest: int
+    """`text_digest` of the index text and language these counts were made from: a chunk whose text or language
+    (its note's `lang`, or detection) changed is tokenized again. The text itself stays in the manifest."""
     packed: bytes
     """The (term, count) records, in `WIDE` when `wide` else `NARROW`."""
     length: int
@@ -84,11 +83,9 @@ class TermCounts:
         return len(self._by_id)
 
     def of(self, chunk_id: str, text: str, language: str = "") -> ChunkTerms:
+        digest = text_digest(text, language)
         cached = self._by_id.get(chunk_id)
-        if cached is not None and (cached.text is text or cached.text == text) and cached.language == language:
-            if cached.text is not text:
-                # Hold the caller's copy (the catalog's), not the one read before it: one copy of each text.
-                cached = self._by_id[chunk_id] = replace(cached, text=text)
+        if cached is not None and cached.digest == digest:
             return cached
         counted = Counter(self._tokenizer.tokenize(text, language))
         numbers = self._numbers
@@ -104,9 +101,16 @@ class TermCounts:
             terms[position] = number
         records["count"] = list(counted.values())
         length = sum(counted.values())
-        entry = ChunkTerms(text=text, language=language, packed=records.tobytes(), length=length, wide=wide)
+        entry = ChunkTerms(digest=digest, packed=records.tobytes(), length=length, wide=wide)
         self._by_id[chunk_id] = entry
         return entry
+
+    def kept(self, chunk_id: str) -> ChunkTerms:
+        """The counts of a chunk given without its text: unchanged since the last rebuild, which counted it."""
+        cached = self._by_id.get(chunk_id)
+        if cached is None:
+            raise ValueError(f"chunk {chunk_id!r} comes without its text and was not in the last rebuild")
+        return cached
 
     def keep_only(self, chunk_ids: Collection[str]) -> None:
         """Forgets every chunk not in `chunk_ids`."""
@@ -163,6 +167,12 @@ class TermCounts:
         self._words = [self._words[number] for number in kept.tolist()]
         self._numbers = {word: number for number, word in enumerate(self._words)}
         self._by_id = {cid: _renumbered(entry, renumber) for cid, entry in self._by_id.items()}
+
+
+def text_digest(text: str, language: str) -> int:
+    """Tells a chunk's text (and language) from the one counted before without keeping it: Python's 64-bit hash,
+    salted per process, which is all it must be (the counts live only in this process's memory)."""
+    return hash((text, language))
 
 
 def bm25_weights(

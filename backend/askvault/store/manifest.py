@@ -2,7 +2,9 @@
 
 It is the source of truth: the keyword index is rebuilt from it and the vector stores are reconciled with it.
 One connection is shared by every thread (`check_same_thread=False`) behind a lock; each call is short, so
-the indexer may call it from a worker thread while the API reads from another.
+the indexer may call it from a worker thread while the API reads from another. Chunk texts, which requests read
+while the indexer writes (the catalog keeps none in memory), have a connection of their own that only reads: WAL lets
+it read the last commit without waiting for the writer's lock or transaction.
 
 A vector row says "this collection holds a vector for this chunk's current text". Rows die with their
 chunks, and `mark_embedded` records only chunks that still exist with that text, so `embedded_ids` never
@@ -22,7 +24,7 @@ from pathlib import Path
 from types import TracebackType
 
 from askvault.errors import StoreError
-from askvault.model import Chunk
+from askvault.model import Chunk, ChunkText
 from askvault.store.manifest_rows import (
     ALIASES_COLUMN,
     CHUNK_COLUMNS,
@@ -53,6 +55,10 @@ class Manifest:
         self._conn: sqlite3.Connection | None = conn
         self._file = file
         self._lock = threading.RLock()
+        self._reader: sqlite3.Connection | None = None
+        """`chunk_texts`' own connection, opened on first use (after the schema is in place)."""
+        self._read_lock = threading.Lock()
+        self._closed = False
 
     @classmethod
     def open(cls, path: Path) -> Manifest:
@@ -148,10 +154,12 @@ class Manifest:
             return self._connection().execute(sql, tuple(args)).fetchall()
 
     def close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
+        with self._lock, self._read_lock:
+            self._closed = True
+            for conn in (self._reader, self._conn):
+                if conn is not None:
+                    conn.close()
+            self._reader = self._conn = None
 
     def __enter__(self) -> Manifest:
         return self
@@ -268,6 +276,35 @@ class Manifest:
                 chunk = row_chunk(row)
                 found[chunk.id] = chunk
         return found
+
+    def chunk_texts(self, ids: Sequence[str]) -> dict[str, ChunkText]:
+        """The text and index text of the chunks that exist among `ids`, in one read per 500 ids.
+
+        On its own connection: a search reads its hits' texts while the indexer commits, and sees the last
+        commit (a chunk removed since its caller's catalog snapshot is simply left out).
+        """
+        found: dict[str, ChunkText] = {}
+        unique = list(dict.fromkeys(ids))
+        with self._read_lock:
+            try:
+                conn = self._reader_connection()
+                for start in range(0, len(unique), _PAGE):
+                    page = unique[start : start + _PAGE]
+                    sql = f"SELECT id, text, index_text FROM chunks WHERE id IN ({','.join('?' * len(page))})"
+                    for cid, text, index_text in conn.execute(sql, page):
+                        found[cid] = ChunkText(text, index_text)
+            except (sqlite3.Error, UnicodeError, ValueError) as exc:
+                raise StoreError(f"the index manifest {self._file} failed (read chunk texts): {exc}") from exc
+        return found
+
+    def _reader_connection(self) -> sqlite3.Connection:
+        if self._closed:
+            raise StoreError(f"the index manifest {self._file} is closed")
+        if self._reader is None:
+            reader = sqlite3.connect(self._file, timeout=10.0, isolation_level=None, check_same_thread=False)
+            reader.execute("PRAGMA query_only=ON")
+            self._reader = reader
+        return self._reader
 
     def get_chunk(self, chunk_id: str) -> Chunk | None:
         return self.get_chunks([chunk_id]).get(chunk_id)
