@@ -38,6 +38,7 @@ from askvault.store.manifest_rows import (
     NoteDelta,
     NoteStat,
     Row,
+    SharedRows,
     content_hash,
     row_chunk,
 )
@@ -310,7 +311,9 @@ class Manifest:
         return self.get_chunks([chunk_id]).get(chunk_id)
 
     def iter_chunks(self) -> Iterator[Chunk]:
-        """Every chunk, by path then position, read a page at a time (writers may run in between)."""
+        """Every chunk, by path then position, read a page at a time (writers may run in between); a note's
+        chunks share their common fields' objects (`SharedRows`)."""
+        rows_to_chunks = SharedRows()
         last: tuple[str, int] = ("", -1)
         sql = (
             f"SELECT {CHUNK_COLUMNS}, ordinal FROM chunks WHERE (path, ordinal) > (?, ?) "
@@ -319,7 +322,7 @@ class Manifest:
         while True:
             rows = self._all("read chunks", sql, last)
             for row in rows:
-                yield row_chunk(row[:-1])
+                yield rows_to_chunks.chunk(row[:-1])
             if len(rows) < _PAGE:
                 return
             last = (rows[-1][1], rows[-1][-1])
