@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from askvault.config import RetrievalParams
 from askvault.embed.protocol import Embedder
 from askvault.errors import BadRequest, ModelError
-from askvault.model import Chunk, ChunkInfo, Hit, RankedId, SearchFilters, SearchMode, SearchResult, TermStat
+from askvault.model import ChunkInfo, Hit, RankedId, SearchFilters, SearchMode, SearchResult, TermStat
 from askvault.query.analyse import AnalysedQuery, analyse_query
 from askvault.query.dates import current_now
 from askvault.retrieve.date_filter import NO_PLAN, DatePlan, plan_date_scope, scoped_dense_search, without_scope
 from askvault.retrieve.fusion import rrf, score_fusion, vocabulary_coverage
+from askvault.retrieve.hit_texts import HitTexts
 from askvault.retrieve.query_boosts import QueryBoosts
 from askvault.retrieve.trace import SearchTrace
 from askvault.store.catalog import ChunkCatalog
@@ -37,28 +38,6 @@ class _QueryVector:
     vector: list[float] | None = None
     embed_ms: float = 0.0
     failed: ModelError | None = None
-
-
-class _Texts:
-    """The texts of the candidates one search shows or matches literally, read from the manifest a batch at a
-    time (the catalog keeps none): usually one read of the k hits."""
-
-    def __init__(self, catalog: ChunkCatalog, chunks: Mapping[str, ChunkInfo]) -> None:
-        self._catalog = catalog
-        self._chunks = chunks
-        self.full: dict[str, Chunk] = {}
-        self._tried: set[str] = set()
-
-    def read(self, ids: Sequence[str]) -> None:
-        wanted = [info for cid in ids if cid not in self._tried and (info := self._chunks.get(cid)) is not None]
-        self._tried.update(info.id for info in wanted)
-        self.full.update(self._catalog.with_text(wanted))
-
-    def get(self, chunk_id: str, ahead: Sequence[str]) -> Chunk | None:
-        """The chunk with its text; when not read yet, read with the `ahead` ids (its own first) in one go."""
-        if chunk_id not in self._tried:
-            self.read(ahead)
-        return self.full.get(chunk_id)
 
 
 class HybridSearcher:
@@ -250,7 +229,7 @@ class HybridSearcher:
             rankings = {"keyword": [r.chunk_id for r in keyword], "dense": [r.chunk_id for r in dense]}
             fused_ranking = rrf(rankings, k=self._params.rrf_k, weights=weights)
         boosts: dict[str, list[str]] = {}
-        texts = _Texts(self._catalog, chunks)
+        texts = HitTexts(self._catalog, chunks)
         if mode == "hybrid" and self._params.identifier_weight > 0:
             if query.identifiers:  # matched in the candidates' texts: read them all, in one go
                 texts.read([f.chunk_id for f in fused_ranking])

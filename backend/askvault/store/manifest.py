@@ -42,6 +42,7 @@ from askvault.store.manifest_rows import (
     content_hash,
     row_chunk,
 )
+from askvault.store.manifest_texts import TextReader
 
 __all__ = ["MANIFEST_FILE", "SCHEMA_VERSION", "Manifest", "NoteDelta", "NoteStat", "content_hash"]
 
@@ -56,10 +57,7 @@ class Manifest:
         self._conn: sqlite3.Connection | None = conn
         self._file = file
         self._lock = threading.RLock()
-        self._reader: sqlite3.Connection | None = None
-        """`chunk_texts`' own connection, opened on first use (after the schema is in place)."""
-        self._read_lock = threading.Lock()
-        self._closed = False
+        self._texts = TextReader(file)
 
     @classmethod
     def open(cls, path: Path) -> Manifest:
@@ -155,12 +153,11 @@ class Manifest:
             return self._connection().execute(sql, tuple(args)).fetchall()
 
     def close(self) -> None:
-        with self._lock, self._read_lock:
-            self._closed = True
-            for conn in (self._reader, self._conn):
-                if conn is not None:
-                    conn.close()
-            self._reader = self._conn = None
+        self._texts.close()
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
 
     def __enter__(self) -> Manifest:
         return self
@@ -279,33 +276,9 @@ class Manifest:
         return found
 
     def chunk_texts(self, ids: Sequence[str]) -> dict[str, ChunkText]:
-        """The text and index text of the chunks that exist among `ids`, in one read per 500 ids.
-
-        On its own connection: a search reads its hits' texts while the indexer commits, and sees the last
-        commit (a chunk removed since its caller's catalog snapshot is simply left out).
-        """
-        found: dict[str, ChunkText] = {}
-        unique = list(dict.fromkeys(ids))
-        with self._read_lock:
-            try:
-                conn = self._reader_connection()
-                for start in range(0, len(unique), _PAGE):
-                    page = unique[start : start + _PAGE]
-                    sql = f"SELECT id, text, index_text FROM chunks WHERE id IN ({','.join('?' * len(page))})"
-                    for cid, text, index_text in conn.execute(sql, page):
-                        found[cid] = ChunkText(text, index_text)
-            except (sqlite3.Error, UnicodeError, ValueError) as exc:
-                raise StoreError(f"the index manifest {self._file} failed (read chunk texts): {exc}") from exc
-        return found
-
-    def _reader_connection(self) -> sqlite3.Connection:
-        if self._closed:
-            raise StoreError(f"the index manifest {self._file} is closed")
-        if self._reader is None:
-            reader = sqlite3.connect(self._file, timeout=10.0, isolation_level=None, check_same_thread=False)
-            reader.execute("PRAGMA query_only=ON")
-            self._reader = reader
-        return self._reader
+        """The text and index text of the chunks that exist among `ids`, on a connection of their own
+        (`manifest_texts`): a chunk removed since its caller's catalog snapshot is simply left out."""
+        return self._texts.texts(ids)
 
     def get_chunk(self, chunk_id: str) -> Chunk | None:
         return self.get_chunks([chunk_id]).get(chunk_id)
