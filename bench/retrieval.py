@@ -128,7 +128,7 @@ async def _measure(chunks_wanted: int, dim: int, seed: int, n_queries: int, work
         related_long_ms, related_long_chunks = await _related(engine, longest)
 
         # The floors, on the same vectors and tokens.
-        chunks: list[Chunk] = list(engine.catalog.snapshot().values())
+        chunks: list[Chunk] = list(engine.manifest.iter_chunks())  # the catalog's order, with texts
         ids = [c.id for c in chunks]
         matrix = hasher.matrix([c.index_text for c in chunks])
         vectors = hasher.matrix(questions)

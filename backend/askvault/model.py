@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Scalar = str | int | float | bool | None
 
@@ -64,8 +64,9 @@ class Note:
 
 
 @dataclass(frozen=True, slots=True)
-class Chunk:
-    """The unit that is embedded, keyword-indexed, retrieved and cited."""
+class ChunkInfo:
+    """A chunk without its text: what the in-memory catalog holds for every chunk (the texts stay in the
+    manifest, read back for the few chunks a request shows, sends or matches literally)."""
 
     id: str
     """Stable id: derived from path, heading trail and ordinal, so an unchanged chunk keeps its id."""
@@ -74,10 +75,6 @@ class Chunk:
     heading_path: tuple[str, ...]
     start_line: int
     end_line: int
-    text: str
-    """The chunk's readable text, as shown to the user and sent to the model."""
-    index_text: str
-    """What is embedded and keyword-indexed: title and heading trail, then the text."""
     tags: tuple[str, ...] = ()
     mtime: float = 0.0
     """The note's modification time (seconds since the epoch), for date filters."""
@@ -87,6 +84,90 @@ class Chunk:
     aliases: tuple[str, ...] = ()
     """The note's frontmatter aliases, as written: a `[[link]]` to one of them names the note. (The alias header
     of `index_text` is how the retrieval legs see them; this is how everything else does.)"""
+
+    def info(self) -> ChunkInfo:
+        """The chunk without its texts (what the catalog keeps): itself."""
+        return self
+
+    def with_text(self, text: str, index_text: str) -> Chunk:
+        return Chunk(
+            id=self.id,
+            path=self.path,
+            title=self.title,
+            heading_path=self.heading_path,
+            start_line=self.start_line,
+            end_line=self.end_line,
+            tags=self.tags,
+            mtime=self.mtime,
+            language=self.language,
+            aliases=self.aliases,
+            text=text,
+            index_text=index_text,
+        )
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Chunk(ChunkInfo):
+    """The unit that is embedded, keyword-indexed, retrieved and cited: a `ChunkInfo` with its texts."""
+
+    # kw_only only to let them follow the defaults: the written-out __init__ below takes them by position too.
+    text: str = field(kw_only=True)
+    """The chunk's readable text, as shown to the user and sent to the model."""
+    index_text: str = field(kw_only=True)
+    """What is embedded and keyword-indexed: title and heading trail, then the text."""
+
+    def __init__(
+        self,
+        id: str,
+        path: str,
+        title: str,
+        heading_path: tuple[str, ...],
+        start_line: int,
+        end_line: int,
+        text: str,
+        index_text: str,
+        tags: tuple[str, ...] = (),
+        mtime: float = 0.0,
+        language: str = "",
+        aliases: tuple[str, ...] = (),
+    ) -> None:
+        # Written out (the generated one would put the texts last): the arguments keep the order they had
+        # before `ChunkInfo` split off, texts after the lines. Frozen, so each field is set as dataclasses do.
+        set_field = object.__setattr__
+        set_field(self, "id", id)
+        set_field(self, "path", path)
+        set_field(self, "title", title)
+        set_field(self, "heading_path", heading_path)
+        set_field(self, "start_line", start_line)
+        set_field(self, "end_line", end_line)
+        set_field(self, "text", text)
+        set_field(self, "index_text", index_text)
+        set_field(self, "tags", tags)
+        set_field(self, "mtime", mtime)
+        set_field(self, "language", language)
+        set_field(self, "aliases", aliases)
+
+    def info(self) -> ChunkInfo:
+        """The chunk without its texts (what the catalog keeps)."""
+        return ChunkInfo(
+            self.id,
+            self.path,
+            self.title,
+            self.heading_path,
+            self.start_line,
+            self.end_line,
+            self.tags,
+            self.mtime,
+            self.language,
+            self.aliases,
+        )
+
+
+class ChunkText(NamedTuple):
+    """What `ChunkInfo` leaves out, as the manifest holds it."""
+
+    text: str
+    index_text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +185,7 @@ class SearchFilters:
             self.folder is None and self.tag is None and self.modified_after is None and (self.modified_before is None)
         )
 
-    def accepts(self, chunk: Chunk) -> bool:
+    def accepts(self, chunk: ChunkInfo) -> bool:
         """True when the chunk passes every filter that is set."""
         if self.folder is not None and not chunk.path.startswith(self.folder.rstrip("/") + "/"):
             return False

@@ -73,8 +73,7 @@ async def test_keyword_figures_match_a_hand_count(engine: Engine, tmp_path: Path
 async def test_evidence_is_matched_on_the_original_note_lines(engine: Engine, tmp_path: Path) -> None:
     result = await evaluate(engine, tmp_path, ["keyword"])
     link = result.run("link", "keyword")
-    chunk_text = engine.catalog.snapshot()
-    postgres = next(c for c in chunk_text.values() if c.path == "Services/Postgres.md")
+    postgres = next(c for c in engine.manifest.iter_chunks() if c.path == "Services/Postgres.md")
     # The rendered chunk lost the link markup the evidence quotes; the note's own lines still have it.
     assert "[[Backup job]]" not in postgres.text
     assert link.hits[0].path == "Services/Postgres.md"

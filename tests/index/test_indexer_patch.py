@@ -6,6 +6,7 @@ import dataclasses
 from pathlib import Path
 
 from askvault.index.changes import ChangeBatch
+from askvault.model import ChunkInfo
 from askvault.store.bm25 import Bm25Index
 from askvault.store.tokenize import Tokenizer
 from askvault.wiring import Engine, open_engine
@@ -26,7 +27,8 @@ QUERIES = ["proxy", "port 5433", "tomatoes sun", "leases vpn rule", "zeppelin", 
 
 def _assert_as_after_a_full_rebuild(engine: Engine) -> None:
     chunks = list(engine.manifest.iter_chunks())
-    assert list(engine.catalog.snapshot().items()) == [(chunk.id, chunk) for chunk in chunks]
+    assert list(engine.catalog.snapshot().items()) == [(chunk.id, chunk.info()) for chunk in chunks]
+    assert all(type(info) is ChunkInfo for info in engine.catalog.snapshot().values())  # no text kept
     fresh = Bm25Index(Tokenizer())
     fresh.rebuild((chunk.id, chunk.index_text) for chunk in chunks)
     for query in QUERIES:
@@ -76,7 +78,7 @@ async def test_watcher_batches_leave_orphan_vectors_to_the_next_full_run(
         await engine.indexer.run()
         store = engine.dense.store
         assert store is not None
-        some = next(iter(engine.catalog.snapshot().values()))
+        some = next(engine.manifest.iter_chunks())
         orphan = dataclasses.replace(some, id="orphan-chunk")
         await store.upsert([orphan], await engine.dense.embedder.embed_documents([orphan.index_text]))
         (vault / "Ideas/Gardening.md").write_text("# Gardening\n\nBeans climb.\n", encoding="utf-8")
@@ -86,3 +88,34 @@ async def test_watcher_batches_leave_orphan_vectors_to_the_next_full_run(
 
         await engine.indexer.run()
         assert await vector_ids(engine) == manifest_ids(engine)
+
+
+async def test_watcher_batches_recount_the_redactions_of_the_notes_they_touch(
+    tmp_path: Path, fake_ollama: RunningOllama
+) -> None:
+    vault = tmp_path / "vault"
+    bank, card = "Finance/Bank.md", "Finance/Card.md"
+    write_notes(
+        vault,
+        {
+            **NOTES,
+            bank: "# Bank\n\nThe rent goes to IBAN DE89 3704 0044 0532 0130 00 each month.\n",
+            card: "# Card\n\nThe spare card is 4111 1111 1111 1111.\n",
+        },
+    )
+    config = engine_config(vault, tmp_path / "data", fake_ollama.url)
+    async with open_engine(config) as engine:
+        report = await engine.indexer.run()
+        assert report.redactions["by_kind"] == {"card-number": 1, "iban": 1}
+        (vault / bank).write_text("# Bank\n\nThe rent is paid in cash now.\n", encoding="utf-8")
+        await engine.indexer.apply(ChangeBatch(upserts=frozenset({bank})))
+        patched = engine.indexer.redactions.summary()
+        assert patched == {
+            "total": 1,
+            "by_kind": {"card-number": 1},
+            "notes": [{"path": card, "kinds": {"card-number": 1}}],
+        }
+        assert (await engine.indexer.run(full=True)).redactions == patched  # as a full rebuild counts them
+        (vault / card).unlink()
+        await engine.indexer.apply(ChangeBatch(deletes=frozenset({card})))
+        assert engine.indexer.redactions.summary() == {"total": 0, "by_kind": {}, "notes": []}

@@ -139,7 +139,7 @@ async def test_an_excluded_heading_added_later_hides_the_section_then_rechunks_t
         assert "CANARY" not in await search_everything(engine, queries)  # served from the old index, filtered
         report = await engine.indexer.run()
         assert report.unchanged == 0  # the privacy settings are part of every note's fingerprint
-        texts = json.dumps([c.text for c in engine.catalog.snapshot().values()])
+        texts = json.dumps([c.text for c in engine.manifest.iter_chunks()])
         assert "CANARY-HEADING" not in texts
         assert "CANARY-SUBHEADING" not in texts
         assert "Admin user is" in texts

@@ -10,7 +10,7 @@ import pytest
 import pytest_asyncio
 
 from askvault.config import RetrievalParams
-from askvault.model import Chunk, SearchFilters, SearchMode
+from askvault.model import ChunkInfo, SearchFilters, SearchMode
 from askvault.query.dates import reference_now
 from askvault.retrieve.hybrid import HybridSearcher
 from askvault.retrieve.trace import SearchTrace
@@ -129,10 +129,10 @@ def counting_searcher(engine: Engine) -> tuple[HybridSearcher, CountingTokenizer
     hides yesterday's note (excluded after it was indexed): a search scoped to yesterday then shows nothing."""
     tokenizer = CountingTokenizer()
     keywords = Bm25Index(tokenizer)
-    keywords.rebuild(engine.catalog.snapshot().values())
+    keywords.rebuild(engine.manifest.iter_chunks())
     params = RetrievalParams(dense_k=LEG_K, keyword_k=LEG_K, query_dates=True)
 
-    def visible(chunk: Chunk) -> bool:
+    def visible(chunk: ChunkInfo) -> bool:
         return chunk.path != YESTERDAY
 
     return HybridSearcher(engine.catalog, keywords, engine.dense, params, visible=visible), tokenizer

@@ -54,7 +54,7 @@ async def engine(tmp_path_factory: pytest.TempPathFactory, module_ollama: Runnin
 
 async def test_the_kodi_and_trap(engine: Engine) -> None:
     terms = ("kodi", "maintenance", "workflow")
-    texts = [chunk.index_text.lower() for chunk in engine.catalog.snapshot().values()]
+    texts = [chunk.index_text.lower() for chunk in engine.manifest.iter_chunks()]
     assert not any(all(term in text for term in terms) for text in texts)  # AND would match nothing
 
     keyword = await engine.searcher.search(KODI_QUESTION, 5, "keyword")

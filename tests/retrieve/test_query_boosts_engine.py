@@ -120,7 +120,7 @@ async def test_a_linked_note_gets_its_best_chunk_into_the_top_places(engine: Eng
 async def test_the_boosts_read_the_question_as_analysed_once(engine: Engine) -> None:
     tokenizer = CountingTokenizer(engine.config.retrieval.stem_language)
     keywords = Bm25Index(tokenizer)
-    keywords.rebuild(engine.catalog.snapshot().values())
+    keywords.rebuild(engine.manifest.iter_chunks())
     # Legs of one candidate each: the tagged note's chunk is found by its own keyword look-up, outside them.
     params = dataclasses.replace(engine.config.retrieval, mention_top=3, keyword_k=1, dense_k=1)
     counted = HybridSearcher(engine.catalog, keywords, engine.dense, params, visible=engine.guard.visible)

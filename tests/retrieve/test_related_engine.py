@@ -168,7 +168,7 @@ async def test_a_note_without_vectors_yet_falls_back_to_keywords(config: Config)
             without = await engine.related.related("Homelab/Postgres.md", 5)
             other = await engine.related.related(KODI, 50)
         finally:
-            chunks = engine.catalog.snapshot()
+            chunks = engine.manifest.get_chunks(ids)
             await store.upsert([chunks[i] for i in ids], [saved[i] for i in ids])
     assert without.method == "keyword"
     assert other.method == "dense"

@@ -10,16 +10,18 @@ from pathlib import Path
 import pytest
 
 from askvault.model import SearchFilters
-from askvault.store.edge_build import MARKER, RETIRED, STAGING, needs_graph, read_marker, recover
+from askvault.store.edge_build import MARKER, RETIRED, SEGMENTS, STAGING, needs_graph, read_marker, recover
 from askvault.store.edge_graph import GraphParams
 from askvault.store.edge_graph_store import GraphVectorStore
-from tests.store.vector_cases import DIM, FILTER_CASES, check_search_is_exact, corpus, embed
+from tests.store.vector_cases import DIM, FILTER_CASES, check_search_is_exact, check_vectors_read_back, corpus, embed
 
 pytestmark = pytest.mark.slow
 
 COLLECTION = "nomic-embed-text@64"
 SMALL = GraphParams(min_points=100, m=8, ef_construct=32, ef=64)
 """A graph from 100 points, so a test vault gets one in a second."""
+SEGMENTED = replace(SMALL, segment_points=60)
+"""150 points are built as three graph segments of 50."""
 
 
 @pytest.fixture
@@ -60,7 +62,11 @@ async def test_a_small_shard_stays_exact(store: GraphVectorStore) -> None:
     await check_search_is_exact(store, corpus(60), SearchFilters())
 
 
-async def test_graph_is_built_off_process_and_keeps_the_writes_made_meanwhile(store: GraphVectorStore) -> None:
+@pytest.mark.parametrize("wanted", [SMALL, SEGMENTED], ids=["one-graph", "segment-by-segment"])
+async def test_graph_is_built_off_process_and_keeps_the_writes_made_meanwhile(
+    store: GraphVectorStore, wanted: GraphParams
+) -> None:
+    store.wanted = wanted
     chunks = corpus(150)
     vectors = embed([c.index_text for c in chunks])
     await store.upsert(chunks[:120], vectors[:120])
@@ -82,7 +88,7 @@ async def test_graph_is_built_off_process_and_keeps_the_writes_made_meanwhile(st
     assert await store.wait_graph() is True
 
     assert store.graph_state == "ready"
-    assert read_marker(store.path) == SMALL
+    assert read_marker(store.path) == wanted
     assert not store.path.with_name(store.path.name + STAGING).exists()
     assert await store.ids() == {c.id for c in chunks[2:]}
     assert (await store.search(vectors[130], 1, SearchFilters()))[0].chunk_id == chunks[130].id
@@ -141,18 +147,57 @@ async def test_closing_during_a_build_cancels_it_and_leaves_the_shard_as_it_was(
         await again.close()
 
 
+@pytest.mark.parametrize(
+    ("points", "segments"),
+    [(0, 1), (60, 1), (61, 2), (150, 3), (181, 4)],
+    ids=["empty", "one-full-segment", "one-point-over", "three", "four"],
+)
+def test_how_many_graph_segments_a_shard_is_built_in(points: int, segments: int) -> None:
+    assert SEGMENTED.segments(points) == segments
+
+
+async def test_a_big_shard_is_rewritten_one_graph_segment_at_a_time(tmp_path: Path) -> None:
+    chunks = corpus(150)
+    vectors = embed([c.index_text for c in chunks])
+    store = await GraphVectorStore.open(tmp_path / "vectors", COLLECTION, DIM)
+    store.wanted = SEGMENTED
+    try:
+        await store.upsert(chunks, vectors)
+        await store.delete([chunks[0].id])  # a deleted point is not carried over
+        assert await store.ensure_graph() is True
+        assert await store.wait_graph() is True
+        info = await asyncio.to_thread(store._run, "info", lambda shard: shard.info())
+        assert (info.points_count, info.indexed_vectors_count) == (149, 149)  # every point in some graph
+        assert info.segments_count == 4  # three graph segments and the empty one writes go to
+        assert set(info.payload_schema) == {"folders", "tags", "mtime"}
+        assert read_marker(store.path) == SEGMENTED
+        assert not any(p.name.endswith((STAGING, SEGMENTS)) for p in store.path.parent.iterdir())
+        await check_search_is_exact(store, chunks[1:], SearchFilters())  # ef 64 > 50: each graph in full
+        for case in FILTER_CASES:
+            filters = case.values[0]
+            assert isinstance(filters, SearchFilters)
+            await check_search_is_exact(store, chunks[1:], filters)
+        await check_vectors_read_back(store, chunks[1:])  # carried over as they were
+        assert await store.ensure_graph() is False  # covered: nothing to rebuild
+    finally:
+        await store.close()
+
+
 def test_recover_finishes_or_undoes_an_interrupted_swap(tmp_path: Path) -> None:
     path = tmp_path / "shard"
     retired = path.with_name(path.name + RETIRED)
     staging = path.with_name(path.name + STAGING)
 
+    segments = staging.with_name(staging.name + SEGMENTS)
     retired.mkdir()  # moved away, the new one never arrived: the old one comes back
     (retired / MARKER).write_text("{}", encoding="utf-8")
     staging.mkdir()
+    segments.mkdir()  # a segment-by-segment build killed half way
     recover(path)
     assert (path / MARKER).is_file()
     assert not retired.exists()
     assert not staging.exists()
+    assert not segments.exists()
 
     retired.mkdir()  # the swap was done, only the cleanup was not
     recover(path)

@@ -15,7 +15,7 @@ from askvault.ask.explain_reasons import Factor, Placement, factors_for, summary
 from askvault.ask.pipeline import AnswerPipeline, Retrieval
 from askvault.ask.relevance import RelevanceDecision
 from askvault.config import PromptParams
-from askvault.model import Chunk, Hit, NoteStatus, SearchFilters
+from askvault.model import ChunkInfo, Hit, NoteStatus, SearchFilters
 from askvault.retrieve.trace import SearchTrace
 
 
@@ -23,7 +23,7 @@ from askvault.retrieve.trace import SearchTrace
 class LegEntry:
     """A note's best chunk in one ranking: its 1-based rank there and that ranking's score."""
 
-    chunk: Chunk
+    chunk: ChunkInfo
     rank: int
     score: float
 

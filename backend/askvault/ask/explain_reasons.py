@@ -8,7 +8,7 @@ from typing import Literal
 
 from askvault.ask.pipeline import Retrieval
 from askvault.config import PromptParams
-from askvault.model import Chunk, NoteStatus, SearchFilters
+from askvault.model import ChunkInfo, NoteStatus, SearchFilters
 from askvault.query.dates import current_now
 from askvault.retrieve.date_filter import note_day
 from askvault.retrieve.trace import SearchTrace
@@ -28,7 +28,7 @@ class Factor:
 class Placement:
     """Where one note stood in each stage of the step (1-based places; None where it was absent)."""
 
-    note_chunk: Chunk | None
+    note_chunk: ChunkInfo | None
     """One of its chunks that may be shown (filters and date scope judge a note by any one of them)."""
     fused: int | None
     """Its best chunk's place in the whole fused ranking."""
@@ -51,7 +51,7 @@ def _day(epoch: float) -> str:
     return datetime.fromtimestamp(epoch, tz=UTC).date().isoformat()
 
 
-def filter_detail(filters: SearchFilters, chunk: Chunk) -> str:
+def filter_detail(filters: SearchFilters, chunk: ChunkInfo) -> str:
     """Which of the request's filters left the note out, and why, in one sentence."""
     why: list[str] = []
     if filters.folder is not None and not SearchFilters(folder=filters.folder).accepts(chunk):

@@ -209,7 +209,7 @@ async def _evaluate(
 async def _dump_legs(engine: Engine, questions: list[Question], path: Path) -> None:
     """One JSONL record per question (`evaluate.legs_dump`), written whole once every question has run."""
     lines = NoteLines(engine.config.vault.root)
-    records = [await dump_question(engine.searcher, question, lines) for question in questions]
+    records = [await dump_question(engine.searcher, engine.catalog, question, lines) for question in questions]
     text = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
     await asyncio.to_thread(_write, path, text)
 

@@ -20,6 +20,7 @@ from askvault.model import Chunk, RankedId, TermStat
 from askvault.query.dates import reference_now
 from askvault.retrieve.protocol import Searcher
 from askvault.retrieve.trace import SearchTrace
+from askvault.store.catalog import ChunkCatalog
 
 FUSED_KEPT = 50
 """How much of the fused order a record keeps: as deep as the legs' default lists."""
@@ -44,13 +45,15 @@ def _chunk(chunk: Chunk, question: Question, lines: NoteLines) -> dict[str, Json
 
 
 def legs_record(
-    question: Question, trace: SearchTrace, terms: Sequence[TermStat], lines: NoteLines
+    question: Question, trace: SearchTrace, terms: Sequence[TermStat], lines: NoteLines, catalog: ChunkCatalog
 ) -> dict[str, JsonValue]:
-    """One question's record from the trace of its hybrid search (pure, apart from reading note lines)."""
+    """One question's record from the trace of its hybrid search; the listed chunks' texts come from `catalog`
+    in one read (the trace's snapshot holds none)."""
     fused: list[JsonValue] = [hit.chunk.id for hit in trace.fused[:FUSED_KEPT]]
     ids = [*(e.chunk_id for e in trace.dense), *(e.chunk_id for e in trace.keyword)]
     listed = dict.fromkeys([*ids, *(hit.chunk.id for hit in trace.fused[:FUSED_KEPT])])
-    chunks: Mapping[str, Chunk] = trace.chunks
+    infos = [info for cid in listed if (info := trace.chunks.get(cid)) is not None]
+    chunks: Mapping[str, Chunk] = catalog.with_text(infos)
     return {
         "id": question.id,
         "type": question.type,
@@ -60,15 +63,17 @@ def legs_record(
         "dense": _ranked(trace.dense),
         "keyword": _ranked(trace.keyword),
         "fused": fused,
-        # A candidate whose chunk left the catalog between the legs and fusion has no entry; readers skip it.
+        # A candidate whose chunk left the index between the legs and this read has no entry; readers skip it.
         "chunks": {cid: _chunk(chunks[cid], question, lines) for cid in listed if cid in chunks},
     }
 
 
-async def dump_question(searcher: Searcher, question: Question, lines: NoteLines) -> dict[str, JsonValue]:
+async def dump_question(
+    searcher: Searcher, catalog: ChunkCatalog, question: Question, lines: NoteLines
+) -> dict[str, JsonValue]:
     """Searches once in hybrid mode with a trace, asked on the question's day as the evaluation asks it."""
     pinned = reference_now(datetime.combine(question.now, clock_time(12))) if question.now else nullcontext()
     trace = SearchTrace()
     with pinned:
         result = await searcher.search(question.question, FUSED_KEPT, "hybrid", trace=trace)
-    return legs_record(question, trace, result.terms, lines)
+    return legs_record(question, trace, result.terms, lines, catalog)

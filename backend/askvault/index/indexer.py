@@ -6,7 +6,7 @@ import asyncio
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from operator import attrgetter
@@ -18,16 +18,18 @@ from askvault.errors import AskVaultError, NoteError, StoreError, VaultError, Va
 from askvault.index.changes import ChangeBatch
 from askvault.index.dense_sync import VectorChores, VectorStoreFactory, start_graph, sync_dense
 from askvault.index.language import NoteLanguages
-from askvault.index.privacy import IndexPrivacy, redactions_in
+from askvault.index.privacy import IndexPrivacy, Redactions
 from askvault.index.refresh import KeywordRefresh
 from askvault.index.report import IndexReport, Problem, Progress
 from askvault.index.safety import refuse_mass_delete
 from askvault.index.scan import NoteFile, VaultFilter, read_note_bytes, scan_vault
 from askvault.index.worker import Worker
+from askvault.model import Chunk, ChunkInfo
 from askvault.parse.decode import decode_note
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
 from askvault.parse.plain import PLAIN_TEXT_NOTICE
+from askvault.redact.note import has_markers
 from askvault.store.catalog import ChunkCatalog
 from askvault.store.dense_index import DenseIndex
 from askvault.store.manifest import Manifest, NoteStat
@@ -72,6 +74,8 @@ class Indexer:
         """Notes watcher batches removed since the last full run: the mass-delete guard counts them too."""
         self.progress = Progress("done", 0, 0)
         self._privacy = IndexPrivacy(vault)
+        self.redactions = Redactions()
+        """The secrets redacted in the indexed chunks, counted as they are read into the catalog."""
         self._languages = languages or NoteLanguages()
         # Excluded headings and the secret rules change what is chunked, and the language rules how a chunk is
         # tokenized: part of every note's fingerprint.
@@ -167,7 +171,7 @@ class Indexer:
             self._dense.off(f"the vector store failed — {exc.message}")
         report.notes = self._manifest.count_notes()
         report.chunks = self._manifest.count_chunks()
-        report.redactions = redactions_in(self._catalog.snapshot())
+        report.redactions = self.redactions.summary()
         report.dense, report.dense_problem = self._dense.state, self._dense.problem
         report.seconds = round(time.perf_counter() - started, 3)
         report.finished_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
@@ -342,15 +346,28 @@ class Indexer:
     def _rebuild_keyword(self) -> None:
         """Catalog and BM25 from every chunk in the manifest (start-up and full runs)."""
         self._fresh, self._gone = {}, set()  # whatever is committed from here on is read below or patched later
-        chunks = {chunk.id: chunk for chunk in self._manifest.iter_chunks()}
-        self._keywords.rebuild(chunks.values())
-        self._catalog.replace(chunks)
+        infos: dict[str, ChunkInfo] = {}
+        marked: list[Chunk] = []
+
+        def read() -> Iterator[Chunk]:
+            # One pass over the manifest, a page at a time, feeds BM25, the catalog and the redaction counts:
+            # no chunk's text stays in memory after its page (the catalog keeps `ChunkInfo`s).
+            for chunk in self._manifest.iter_chunks():
+                infos[chunk.id] = chunk.info()
+                if has_markers(chunk):
+                    marked.append(chunk)
+                yield chunk
+
+        self._keywords.rebuild(read())
+        self._catalog.replace(infos)
+        self.redactions.recount(marked)
 
     def _patch_keyword(self) -> None:
         """Catalog and BM25 after watcher batches: only the notes they touched are read back from the manifest.
 
         The catalog keeps `iter_chunks`' order (by path, then position in the note), so BM25 ties break exactly
-        as after a full rebuild; BM25 tokenizes only the chunks whose text is new.
+        as after a full rebuild; BM25 tokenizes only the chunks whose text is new, and is given the untouched
+        notes' chunks without their texts (it keeps what it counted for them).
         """
         fresh, gone = self._fresh, self._gone
         old = self._catalog.snapshot()
@@ -360,7 +377,7 @@ class Indexer:
         ordered = [chunk for chunk in old.values() if chunk.path not in touched]
         ordered.extend(found[cid] for ids in fresh.values() for cid in ids if cid in found)
         ordered.sort(key=attrgetter("path"))  # stable: each note's chunks stay in their order
-        chunks = {chunk.id: chunk for chunk in ordered}
-        self._keywords.rebuild(chunks.values())
-        self._catalog.replace(chunks)
+        self._keywords.rebuild(ordered)
+        self._catalog.replace({chunk.id: chunk.info() for chunk in ordered})
+        self.redactions.recount(found.values(), notes=touched)
         self._fresh, self._gone = {}, set()

@@ -15,7 +15,7 @@ from askvault.errors import NoteError
 from askvault.index.privacy import IndexPrivacy, VisibilityGuard
 from askvault.index.report import IndexReport
 from askvault.index.scan import Exclusion, NoteFile, read_note_bytes
-from askvault.model import Chunk, Note, NoteState, NoteStatus
+from askvault.model import ChunkInfo, Note, NoteState, NoteStatus
 from askvault.parse.decode import decode_note
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
@@ -99,7 +99,7 @@ class NoteStatusQuery:
             return self._out(path, "size-limit", f"Not indexed: it is {size}, over the {cap} size limit.")
         return self._unindexed(path)
 
-    def _indexed(self, path: str, chunks: list[Chunk]) -> NoteStatus:
+    def _indexed(self, path: str, chunks: list[ChunkInfo]) -> NoteStatus:
         rules = [self._guard.hidden_rule(chunk) for chunk in chunks]
         shown = [chunk for chunk, rule in zip(chunks, rules, strict=True) if rule is None]
         hidden = [rule for rule in rules if rule is not None]

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from askvault.config import VaultConfig
 from askvault.index.scan import Exclusion, VaultFilter
-from askvault.model import Chunk, Note
+from askvault.model import Chunk, ChunkInfo, ChunkText, Note
 from askvault.parse.decode import normalize_newlines
 from askvault.parse.frontmatter import MAX_FRONTMATTER_CHARS, read_frontmatter
 from askvault.redact.note import (
@@ -59,10 +60,14 @@ class _Stamp:
 
 
 class VisibilityGuard:
-    """`visible(chunk)`: may this indexed chunk be shown or sent now? Cheap enough for every hit (a stat or two)."""
+    """`visible(chunk)`: may this indexed chunk be shown or sent now? Cheap enough for every hit (a stat or two).
 
-    def __init__(self, vault: VaultConfig) -> None:
+    A chunk given without its text (`ChunkInfo`, as the catalog holds it) has it read through `text_of` when
+    excluded headings are configured and its heading trail names none of them (the text's lines may)."""
+
+    def __init__(self, vault: VaultConfig, text_of: Callable[[str], ChunkText | None]) -> None:
         self._vault = vault
+        self._text_of = text_of
         self._headings = {heading_key(h): h for h in vault.exclude_headings if heading_key(h)}
         """Excluded heading keys → the heading as configured (named when explaining why a chunk is hidden)."""
         self._filter = VaultFilter(vault)
@@ -96,7 +101,7 @@ class VisibilityGuard:
         hidden = vault_filter.hidden(path)
         return Exclusion("obsidian-excluded", hidden) if hidden is not None else vault_filter.user_rule(path)
 
-    def _excluded_heading(self, chunk: Chunk) -> str | None:
+    def _excluded_heading(self, chunk: ChunkInfo) -> str | None:
         """The configured excluded heading the chunk sits under, or None."""
         if not self._headings:
             return None
@@ -104,15 +109,22 @@ class VisibilityGuard:
             if heading_key(heading) in self._headings:
                 return self._headings[heading_key(heading)]
         # A short section merged into the chunk keeps its heading as a line of the text.
-        for line in chunk.text.split("\n"):
+        if isinstance(chunk, Chunk):
+            text = chunk.text
+        else:
+            found = self._text_of(chunk.id)
+            if found is None:
+                return None  # removed since it was looked up: whoever shows it finds no text to show
+            text = found.text
+        for line in text.split("\n"):
             if len(line) <= 300 and heading_key(line) in self._headings:
                 return self._headings[heading_key(line)]
         return None
 
-    def _under_excluded_heading(self, chunk: Chunk) -> bool:
+    def _under_excluded_heading(self, chunk: ChunkInfo) -> bool:
         return self._excluded_heading(chunk) is not None
 
-    def _now_opted_out(self, chunk: Chunk) -> bool:
+    def _now_opted_out(self, chunk: ChunkInfo) -> bool:
         """True when the note changed since it was indexed and now opts out (or cannot be read: fail closed)."""
         try:
             info = os.stat(os.path.join(self._vault.root, chunk.path))
@@ -136,14 +148,14 @@ class VisibilityGuard:
         self._opted_out[key] = result
         return result
 
-    def visible(self, chunk: Chunk) -> bool:
+    def visible(self, chunk: ChunkInfo) -> bool:
         return not (
             self.path_excluded(chunk.path) is not None
             or self._under_excluded_heading(chunk)
             or self._now_opted_out(chunk)
         )
 
-    def hidden_rule(self, chunk: Chunk) -> Exclusion | None:
+    def hidden_rule(self, chunk: ChunkInfo) -> Exclusion | None:
         """Why `visible(chunk)` is False, naming the rule (never the chunk's text); None when it may be shown."""
         rule = self.path_rule(chunk.path)
         if rule is not None:
@@ -156,23 +168,24 @@ class VisibilityGuard:
         return None
 
 
-class _SummaryCache:
-    """The redaction summary of one catalog snapshot (snapshots are swapped whole, so identity is enough)."""
+class Redactions:
+    """The redaction markers of the current index, per note, for `index.redactions` in the report and status.
+
+    Counted as the indexer reads chunks into the catalog (which keeps no text): all of them on a rebuild, the
+    notes a watcher batch touched on a patch.
+    """
 
     def __init__(self) -> None:
-        self._snapshot: Mapping[str, Chunk] | None = None
+        self._per_note: dict[str, Counter[str]] = {}
         self._summary: dict[str, object] = redaction_summary({})
 
-    def get(self, snapshot: Mapping[str, Chunk]) -> dict[str, object]:
-        if snapshot is not self._snapshot:
-            self._summary = redaction_summary(count_markers(snapshot.values()))
-            self._snapshot = snapshot
+    def recount(self, chunks: Iterable[Chunk], notes: Collection[str] | None = None) -> None:
+        """Counts `chunks`' markers: those of every indexed chunk (`notes` None), or all the chunks now indexed
+        of `notes` (the other notes keep their counts)."""
+        kept = {} if notes is None else {path: n for path, n in self._per_note.items() if path not in notes}
+        self._per_note = kept | count_markers(chunks)
+        self._summary = redaction_summary(self._per_note)
+
+    def summary(self) -> dict[str, object]:
+        """`{"total", "by_kind", "notes": [{"path", "kinds"}]}` for the secrets redacted in the current index."""
         return self._summary
-
-
-_SUMMARIES = _SummaryCache()
-
-
-def redactions_in(snapshot: Mapping[str, Chunk]) -> dict[str, object]:
-    """`{"total", "by_kind", "notes": [{"path", "kinds"}]}` for the secrets redacted in the current index."""
-    return _SUMMARIES.get(snapshot)

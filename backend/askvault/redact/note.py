@@ -88,13 +88,19 @@ def prepare_note(note: Note, exclude_headings: Collection[str] = (), *, seed_phr
     return Prepared(cleaned, counts, dropped)
 
 
+def has_markers(chunk: Chunk) -> bool:
+    """True when the chunk's text may hold a redaction marker (`count_markers` reads only such chunks)."""
+    return "[redacted: " in chunk.text
+
+
 def count_markers(chunks: Iterable[Chunk]) -> dict[str, Counter[str]]:
     """{path: kinds} of the redaction markers in indexed chunks. A paragraph repeated as overlap in the next
-    chunk is counted once: markers are counted per distinct (section trail, line)."""
+    chunk is counted once: markers are counted per distinct (section trail, line), so one note's counts depend
+    on its own chunks alone."""
     seen: set[tuple[str, tuple[str, ...], str]] = set()
     counts: dict[str, Counter[str]] = {}
     for chunk in chunks:
-        if "[redacted: " not in chunk.text:
+        if not has_markers(chunk):
             continue
         for line in chunk.text.split("\n"):
             if "[redacted: " not in line or (chunk.path, chunk.heading_path, line) in seen:

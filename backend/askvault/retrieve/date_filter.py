@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time
 from functools import lru_cache
 
-from askvault.model import Chunk, DateScopeReport, RankedId, SearchFilters
+from askvault.model import ChunkInfo, DateScopeReport, RankedId, SearchFilters
 from askvault.query.dates import DateScope
 from askvault.store.protocol import VectorStore
 
@@ -38,7 +38,7 @@ def path_date(path: str) -> date | None:
     return None
 
 
-def note_day(chunk: Chunk, now: datetime) -> date:
+def note_day(chunk: ChunkInfo, now: datetime) -> date:
     """The day a chunk's note counts as written: its path date, else its mtime's day in `now`'s time zone.
 
     Synced or checked-out vaults have meaningless mtimes, so a date the user wrote into the path comes first.
@@ -55,7 +55,7 @@ class DatePlan:
     """What one search does with the question's date phrase: `accept` narrows both legs when applied."""
 
     report: DateScopeReport | None
-    accept: Callable[[Chunk], bool] | None = None
+    accept: Callable[[ChunkInfo], bool] | None = None
 
 
 NO_PLAN = DatePlan(report=None)
@@ -65,7 +65,9 @@ def _report(scope: DateScope, applied: bool, notes: int, reason: str | None) -> 
     return DateScopeReport(scope.phrase, scope.start, scope.end, applied, BASIS, notes, reason)
 
 
-def plan_date_scope(scope: DateScope | None, filters: SearchFilters, notes: Iterable[Chunk], now: datetime) -> DatePlan:
+def plan_date_scope(
+    scope: DateScope | None, filters: SearchFilters, notes: Iterable[ChunkInfo], now: datetime
+) -> DatePlan:
     """The scope of the question's date phrase (`AnalysedQuery.date_scope`), checked against the notes: applied
     only when a note is in it.
 
@@ -96,7 +98,7 @@ def plan_date_scope(scope: DateScope | None, filters: SearchFilters, notes: Iter
     if not in_range:
         return DatePlan(_report(scope, False, 0, NOTHING_IN_RANGE))
 
-    def accept(chunk: Chunk) -> bool:
+    def accept(chunk: ChunkInfo) -> bool:
         return chunk.path in in_range
 
     return DatePlan(_report(scope, True, len(in_range), None), accept)
@@ -111,7 +113,7 @@ def without_scope(plan: DatePlan) -> DatePlan:
 
 
 def keep_accepted(
-    ranked: Sequence[RankedId], chunks: Mapping[str, Chunk], accept: Callable[[Chunk], bool]
+    ranked: Sequence[RankedId], chunks: Mapping[str, ChunkInfo], accept: Callable[[ChunkInfo], bool]
 ) -> list[RankedId]:
     """The entries whose chunk the scope accepts, order kept."""
     kept: list[RankedId] = []
@@ -127,8 +129,8 @@ async def scoped_dense_search(
     vector: Sequence[float],
     limit: int,
     filters: SearchFilters,
-    chunks: Mapping[str, Chunk],
-    accept: Callable[[Chunk], bool],
+    chunks: Mapping[str, ChunkInfo],
+    accept: Callable[[ChunkInfo], bool],
 ) -> list[RankedId]:
     """The top `limit` accepted chunks by cosine: the store is asked for more until `limit` pass or it runs dry.
 

@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from askvault.config import RetrievalParams
 from askvault.embed.protocol import Embedder
 from askvault.errors import BadRequest, ModelError
-from askvault.model import Chunk, Hit, RankedId, SearchFilters, SearchMode, SearchResult, TermStat
+from askvault.model import ChunkInfo, Hit, RankedId, SearchFilters, SearchMode, SearchResult, TermStat
 from askvault.query.analyse import AnalysedQuery, analyse_query
 from askvault.query.dates import current_now
 from askvault.retrieve.date_filter import NO_PLAN, DatePlan, plan_date_scope, scoped_dense_search, without_scope
 from askvault.retrieve.fusion import rrf, score_fusion, vocabulary_coverage
+from askvault.retrieve.hit_texts import HitTexts
 from askvault.retrieve.query_boosts import QueryBoosts
 from askvault.retrieve.trace import SearchTrace
 from askvault.store.catalog import ChunkCatalog
@@ -48,7 +49,7 @@ class HybridSearcher:
         keywords: KeywordIndex,
         dense: DenseIndex[Embedder],
         params: RetrievalParams,
-        visible: Callable[[Chunk], bool] | None = None,
+        visible: Callable[[ChunkInfo], bool] | None = None,
     ) -> None:
         self._catalog = catalog
         self._keywords = keywords
@@ -89,7 +90,7 @@ class HybridSearcher:
                 trace.retried = True
         return result
 
-    def _first_chunks(self) -> Iterator[Chunk]:
+    def _first_chunks(self) -> Iterator[ChunkInfo]:
         """One chunk of each note, from the catalog's per-note index (built once per snapshot); lazy, so a query
         without a date phrase never touches it."""
         chunks = self._catalog.snapshot()
@@ -228,17 +229,26 @@ class HybridSearcher:
             rankings = {"keyword": [r.chunk_id for r in keyword], "dense": [r.chunk_id for r in dense]}
             fused_ranking = rrf(rankings, k=self._params.rrf_k, weights=weights)
         boosts: dict[str, list[str]] = {}
+        texts = HitTexts(self._catalog, chunks)
         if mode == "hybrid" and self._params.identifier_weight > 0:
-            fused_ranking = self._boosts.exact_identifiers(query, fused_ranking, weights, chunks, boosts)
+            if query.identifiers:  # matched in the candidates' texts: read them all, in one go
+                texts.read([f.chunk_id for f in fused_ranking])
+            fused_ranking = self._boosts.exact_identifiers(query, fused_ranking, weights, texts.full, boosts)
         if mode == "hybrid" and self._params.phrase_weight > 0:
-            fused_ranking = self._boosts.phrases(query, fused_ranking, weights, chunks)
+            # The leaders' texts: usually the hits themselves, so the read that shows them is the one made here.
+            texts.read([f.chunk_id for f in fused_ranking[: self._params.phrase_candidates]])
+            fused_ranking = self._boosts.phrases(query, fused_ranking, weights, texts.full)
         if mode == "hybrid" and self._params.mention_top > 0:
             fused_ranking = self._boosts.promote_mentions(query, filters, fused_ranking, chunks, boosts)
-        for fused in fused_ranking:
-            chunk: Chunk | None = chunks.get(fused.chunk_id)
-            if chunk is None:
+        ids = [fused.chunk_id for fused in fused_ranking]
+        for position, fused in enumerate(fused_ranking):
+            if fused.chunk_id not in chunks:
                 # A vector whose chunk was just removed: the reconcile sweeps it; never show it.
                 continue
+            # The texts of this hit and the next ones it may take to fill k (all of them when tracing).
+            chunk = texts.get(fused.chunk_id, ids[position : None if trace is not None else position + k - len(hits)])
+            if chunk is None:
+                continue  # removed since the snapshot was taken
             if self._visible is not None and not self._visible(chunk):
                 continue  # excluded since it was indexed: never shown, never sent
             hit = Hit(

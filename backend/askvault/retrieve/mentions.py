@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping, Sequence
 
-from askvault.model import Chunk
+from askvault.model import ChunkInfo
 from askvault.parse.links import LinkResolver
 from askvault.query.mentions import Mention
 from askvault.retrieve.fusion import Fused
@@ -39,7 +39,7 @@ def _path_order(path: str) -> tuple[int, int, str]:
     return (path.count("/"), len(path), path)
 
 
-def alias_index(chunks: Mapping[str, Chunk]) -> dict[str, str]:
+def alias_index(chunks: Mapping[str, ChunkInfo]) -> dict[str, str]:
     """Casefolded alias → note path, from the chunks' `aliases` (the note's frontmatter). Two notes sharing an
     alias: the shorter path wins, as for names."""
     found: dict[str, str] = {}
@@ -51,20 +51,22 @@ def alias_index(chunks: Mapping[str, Chunk]) -> dict[str, str]:
     return found
 
 
-def has_tag(chunk: Chunk, tag: str) -> bool:
+def has_tag(chunk: ChunkInfo, tag: str) -> bool:
     """True when the chunk's note carries the tag or a tag nested under it (`#homelab` covers `homelab/network`)."""
     return any(own == tag or own.startswith(tag + "/") for own in chunk.tags)
 
 
-def heading_matches(chunk: Chunk, heading: str | None) -> bool:
+def heading_matches(chunk: ChunkInfo, heading: str | None) -> bool:
     return heading is None or any(_key(part) == _key(heading) for part in chunk.heading_path)
 
 
-def best_of(ranking: Sequence[Fused], chunks: Mapping[str, Chunk], mention: Mention, path: str | None) -> Fused | None:
+def best_of(
+    ranking: Sequence[Fused], chunks: Mapping[str, ChunkInfo], mention: Mention, path: str | None
+) -> Fused | None:
     """The mention's best-fused chunk: the first in the ranking from the note (under the linked heading when one
     is given and any such chunk ranks, else any of the note's) or carrying the tag; None when none ranks."""
 
-    def belongs(chunk: Chunk | None) -> bool:
+    def belongs(chunk: ChunkInfo | None) -> bool:
         if chunk is None:
             return False
         return chunk.path == path if mention.kind == "note" else has_tag(chunk, mention.target)

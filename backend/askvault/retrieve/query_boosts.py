@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from askvault.config import RetrievalParams
-from askvault.model import Chunk, SearchFilters
+from askvault.model import Chunk, ChunkInfo, SearchFilters
 from askvault.parse.links import LinkResolver
 from askvault.query.analyse import AnalysedQuery
 from askvault.query.mentions import Mention
@@ -46,7 +46,7 @@ class QueryBoosts:
     def __init__(self, params: RetrievalParams, keywords: KeywordIndex) -> None:
         self._params = params
         self._keywords = keywords
-        self._resolver: tuple[Mapping[str, Chunk], LinkResolver, dict[str, str], dict[str, str]] | None = None
+        self._resolver: tuple[Mapping[str, ChunkInfo], LinkResolver, dict[str, str], dict[str, str]] | None = None
 
     def exact_identifiers(
         self,
@@ -58,7 +58,7 @@ class QueryBoosts:
     ) -> list[Fused]:
         """Fuses a third ranking in: the candidates that hold one of the query's identifiers literally, in fused
         order (more identifiers first), so `kodi-livingroom` lifts the rows that name it over chunks that only
-        share its parts."""
+        share its parts. `chunks` holds the candidates with their texts."""
         exact, held_by = exact_ranking([f.chunk_id for f in fused], chunks, query.identifiers)
         if not exact:
             return fused
@@ -70,7 +70,8 @@ class QueryBoosts:
         self, query: AnalysedQuery, fused: list[Fused], weights: dict[str, float], chunks: Mapping[str, Chunk]
     ) -> list[Fused]:
         """Adds the phrase share over the first `phrase_candidates` fused chunks: each is tokenized as the keyword
-        index tokenizes its note, and the question the same way, so pairs meet in the chunk's own language."""
+        index tokenizes its note, and the question the same way, so pairs meet in the chunk's own language.
+        `chunks` holds the leaders with their texts (one missing is left out)."""
         wanted: dict[str, frozenset[Pair]] = {}
         shares: dict[str, float] = {}
         for f in fused[: self._params.phrase_candidates]:
@@ -91,7 +92,7 @@ class QueryBoosts:
         query: AnalysedQuery,
         filters: SearchFilters,
         fused: list[Fused],
-        chunks: Mapping[str, Chunk],
+        chunks: Mapping[str, ChunkInfo],
         boosts: dict[str, list[str]],
     ) -> list[Fused]:
         """Each `[[Note]]` / `#tag` the query names gets its best chunk within the first `mention_top` places."""
@@ -114,7 +115,7 @@ class QueryBoosts:
             boosts.setdefault(chunk_id, []).append(labels[chunk_id])
         return promoted
 
-    def _notes(self, chunks: Mapping[str, Chunk]) -> tuple[LinkResolver, dict[str, str], dict[str, str]]:
+    def _notes(self, chunks: Mapping[str, ChunkInfo]) -> tuple[LinkResolver, dict[str, str], dict[str, str]]:
         """A link resolver, path → title and alias → path over the catalog snapshot, built once per snapshot (it
         is swapped whole on every index change)."""
         cached = self._resolver
@@ -130,14 +131,14 @@ class QueryBoosts:
         self,
         query: AnalysedQuery,
         filters: SearchFilters,
-        chunks: Mapping[str, Chunk],
+        chunks: Mapping[str, ChunkInfo],
         mention: Mention,
         path: str | None,
     ) -> Fused | None:
         """When no chunk of the mention ranks: its best keyword match for the query (the keyword leg restricted to
         it), else, for a note, the linked heading's chunk or its first chunk. No leg placed it, so its score is 0."""
 
-        def in_scope(chunk: Chunk | None) -> bool:
+        def in_scope(chunk: ChunkInfo | None) -> bool:
             if chunk is None or not filters.accepts(chunk):
                 return False
             return chunk.path == path if mention.kind == "note" else has_tag(chunk, mention.target)

@@ -9,7 +9,7 @@ from typing import Literal
 
 from askvault.embed.protocol import Embedder
 from askvault.errors import BadRequest, NotFound
-from askvault.model import Chunk, SearchFilters
+from askvault.model import Chunk, ChunkInfo, SearchFilters
 from askvault.retrieve.note_similarity import (
     SCORE_DIGITS,
     Aggregation,
@@ -51,6 +51,16 @@ class RelatedHit:
 
 
 @dataclass(frozen=True, slots=True)
+class _Candidate:
+    """A `RelatedHit` before its passage's text is read."""
+
+    path: str
+    title: str
+    score: float
+    passage: ChunkInfo
+
+
+@dataclass(frozen=True, slots=True)
 class RelatedResult:
     path: str
     method: RelatedMethod
@@ -72,7 +82,7 @@ class RelatedNotes:
         catalog: ChunkCatalog,
         keywords: KeywordIndex,
         dense: DenseIndex[Embedder],
-        visible: Callable[[Chunk], bool] | None = None,
+        visible: Callable[[ChunkInfo], bool] | None = None,
         *,
         aggregation: Aggregation = AGGREGATION,
     ) -> None:
@@ -83,7 +93,7 @@ class RelatedNotes:
         """Re-checks the privacy rules on each chunk (the index may predate them); None shows every chunk."""
         self.aggregation = aggregation
 
-    def _shown(self, chunk: Chunk) -> bool:
+    def _shown(self, chunk: ChunkInfo) -> bool:
         return self._visible is None or self._visible(chunk)
 
     async def related(self, path: str, k: int = 10, method: RelatedMethod | None = None) -> RelatedResult:
@@ -101,20 +111,30 @@ class RelatedNotes:
         if method != "keyword" and self._dense.usable and store is not None:
             hits = await self._dense_related(store, path, source, k, chunks, order)
             if hits is not None:
-                return RelatedResult(path, "dense", hits, {"total": _ms(started)})
+                return RelatedResult(path, "dense", self._with_passages(hits), {"total": _ms(started)})
         terms = tuple(self._keywords.distinctive_terms([c.id for c in source], KEYWORD_TERMS))
         hits = self._keyword_related(path, terms, k, chunks)
-        return RelatedResult(path, "keyword", hits, {"total": _ms(started)}, terms)
+        return RelatedResult(path, "keyword", self._with_passages(hits), {"total": _ms(started)}, terms)
+
+    def _with_passages(self, hits: list[_Candidate]) -> list[RelatedHit]:
+        """The hits with their passages' texts, read in one go (the catalog keeps none); a passage removed
+        meanwhile takes its hit with it."""
+        full = self._catalog.with_text([hit.passage for hit in hits])
+        return [
+            RelatedHit(hit.path, hit.title, hit.score, passage)
+            for hit in hits
+            if (passage := full.get(hit.passage.id)) is not None
+        ]
 
     async def _dense_related(
         self,
         store: VectorStore,
         path: str,
-        source: Sequence[Chunk],
+        source: Sequence[ChunkInfo],
         k: int,
-        chunks: Mapping[str, Chunk],
+        chunks: Mapping[str, ChunkInfo],
         order: Mapping[str, tuple[str, ...]],
-    ) -> list[RelatedHit] | None:
+    ) -> list[_Candidate] | None:
         stored = await store.vectors([c.id for c in source])
         rows = [stored[c.id] for c in source if c.id in stored]
         if not rows:
@@ -134,7 +154,7 @@ class RelatedNotes:
             found.append(best)
             # Fewer hits than asked for means every vector was seen: a note not reached has none.
             floors.append(answer[-1].score if len(answer) >= limit else -1.0)
-        candidates: dict[str, list[Chunk]] = {}
+        candidates: dict[str, list[ChunkInfo]] = {}
         for note in shortlist(found, floors, self.aggregation):
             shown = [c for cid in order.get(note, ()) if (c := chunks.get(cid)) is not None and self._shown(c)]
             if shown:
@@ -154,13 +174,13 @@ class RelatedNotes:
             start += len(kept)
         matches = score_notes(own, matrices, self.aggregation)[:k]
         return [
-            RelatedHit(m.path, with_vectors[m.path][m.chunk].title, m.score, with_vectors[m.path][m.chunk])
+            _Candidate(m.path, with_vectors[m.path][m.chunk].title, m.score, with_vectors[m.path][m.chunk])
             for m in matches
         ]
 
     def _keyword_related(
-        self, path: str, terms: Sequence[str], k: int, chunks: Mapping[str, Chunk]
-    ) -> list[RelatedHit]:
+        self, path: str, terms: Sequence[str], k: int, chunks: Mapping[str, ChunkInfo]
+    ) -> list[_Candidate]:
         if not terms:
             return []
 
@@ -168,7 +188,7 @@ class RelatedNotes:
             chunk = chunks.get(chunk_id)
             return chunk is not None and chunk.path != path
 
-        best: dict[str, tuple[float, Chunk]] = {}
+        best: dict[str, tuple[float, ChunkInfo]] = {}
         for ranked in self._keywords.search_terms(terms, KEYWORD_CHUNKS, allow).ranked:
             chunk = chunks.get(ranked.chunk_id)
             # Ranked best first: a note's first shown chunk is its best one and its passage.
@@ -181,4 +201,4 @@ class RelatedNotes:
             ((round(score / top, SCORE_DIGITS), note, chunk) for note, (score, chunk) in best.items()),
             key=lambda entry: (-entry[0], entry[1]),
         )
-        return [RelatedHit(note, chunk.title, score, chunk) for score, note, chunk in scored[:k]]
+        return [_Candidate(note, chunk.title, score, chunk) for score, note, chunk in scored[:k]]

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from askvault.model import Chunk, Hit, RankedId, SearchFilters
+from askvault.model import ChunkInfo, Hit, RankedId, SearchFilters
 from askvault.retrieve.date_filter import NO_PLAN, DatePlan
 
 
@@ -28,7 +28,7 @@ class SearchTrace:
     """The fused ranking before the cut: every candidate that may be shown, best first (the hits are its first k)."""
     hidden: set[str] = field(default_factory=set)
     """Candidates of either leg that the privacy re-check (or a removal) kept out: never shown, never sent."""
-    chunks: Mapping[str, Chunk] = field(default_factory=lambda: MappingProxyType({}))
+    chunks: Mapping[str, ChunkInfo] = field(default_factory=lambda: MappingProxyType({}))
     """The catalog snapshot the search read."""
     filters: SearchFilters = field(default_factory=SearchFilters)
     plan: DatePlan = NO_PLAN

@@ -4,104 +4,19 @@ from __future__ import annotations
 
 import math
 import threading
-from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 import numpy as np
-import numpy.typing as npt
 
 from askvault.errors import BadRequest
-from askvault.model import Chunk, RankedId, TermStat
-from askvault.store.bm25_stats import TermCounts, bm25_weights, lucene_idf
-
-__all__ = ["Bm25Index", "lucene_idf"]
-from askvault.store.multilingual import Detect, LanguageTokenizers, QueryTerms, main_languages
+from askvault.model import ChunkInfo, RankedId, TermStat
+from askvault.store.bm25_build import Snapshot, build, empty
+from askvault.store.bm25_stats import lucene_idf
+from askvault.store.multilingual import Detect, LanguageTokenizers, QueryTerms
 from askvault.store.protocol import KeywordResult
 from askvault.store.tokenize import Tokenizer
 
-
-@dataclass(frozen=True, slots=True)
-class _Snapshot:
-    """One immutable index generation; searches hold a reference to one while a rebuild makes the next."""
-
-    ids: tuple[str, ...]
-    vocab: Mapping[str, int]
-    """Term → term number; may hold terms with no postings here, or numbers past `idf` (see `Postings.vocab`)."""
-    idf: npt.NDArray[np.float64]
-    """IDF per term number."""
-    indptr: npt.NDArray[np.int64]
-    """The postings of term t are positions indptr[t] to indptr[t + 1] of `docs` and `tf`."""
-    docs: npt.NDArray[np.int32]
-    """Chunk number of each posting, ascending within a term."""
-    tf: npt.NDArray[np.uint16] | npt.NDArray[np.uint32]
-    """Term frequency of each posting (`Postings.tf`)."""
-    norm: npt.NDArray[np.float64]
-    """Per chunk number, k1·(1 − b + b·dl/avgdl). A posting's BM25 factor, tf·(k1 + 1) / (tf + norm), is computed
-    when a query reads it (`weights`): 2 bytes a posting kept instead of 8, the same float64s."""
-    k1: float = 0.0
-    """BM25's k1, which `weights` needs too (`norm` holds it and b for the rest)."""
-    languages: tuple[str, ...] = ()
-    """The vault's main languages (`multilingual.main_languages`): every question is analysed in each."""
-    present: frozenset[str] = frozenset()
-    """Every language some chunk is in: a question's own language counts only if notes are written in it."""
-    words: Sequence[str] = ()
-    """Term number → term (`Postings.words`)."""
-    numbers: Mapping[str, int] = field(default_factory=dict)
-    """Chunk id → its number (position in `ids`)."""
-
-    def weights(self, at: slice | npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
-        """The BM25 term-frequency factors of the postings at `at`."""
-        return bm25_weights(self.tf[at], self.norm[self.docs[at]], self.k1)
-
-
-_EMPTY = _Snapshot(
-    ids=(),
-    vocab={},
-    idf=np.zeros(0, dtype=np.float64),
-    indptr=np.zeros(1, dtype=np.int64),
-    docs=np.zeros(0, dtype=np.int32),
-    tf=np.zeros(0, dtype=np.uint16),
-    norm=np.zeros(0, dtype=np.float64),
-)
-
-
-def _build(
-    counts: TermCounts, tokenizers: LanguageTokenizers, docs: Iterable[tuple[str, str] | Chunk], k1: float, b: float
-) -> _Snapshot:
-    texts: dict[str, tuple[str, str]] = {}
-    note_of: dict[str, str] = {}
-    """Note (path) → language; a plain (id, text) pair is a note of its own in the default language."""
-    for doc in docs:
-        # A repeated id keeps its first place and its last text.
-        if isinstance(doc, Chunk):
-            texts[doc.id] = (doc.index_text, doc.language)
-            note_of[doc.path] = doc.language
-        else:
-            texts[doc[0]] = (doc[1], "")
-            note_of["\x00" + doc[0]] = ""  # no path starts with NUL
-    counts.keep_only(texts.keys())
-    if not texts:
-        return _EMPTY
-    chunks = [counts.of(chunk_id, text, language) for chunk_id, (text, language) in texts.items()]
-    postings = counts.postings(chunks, k1, b)
-    notes: Counter[str] = Counter()
-    for language, n in Counter(note_of.values()).items():
-        notes[tokenizers.code(language)] += n
-    return _Snapshot(
-        ids=tuple(texts),
-        vocab=postings.vocab,
-        idf=postings.idf,
-        indptr=postings.indptr,
-        docs=postings.docs,
-        tf=postings.tf,
-        norm=postings.norm,
-        k1=k1,
-        languages=main_languages(notes),
-        present=frozenset(tokenizers.code(language) for language in set(note_of.values())),
-        words=postings.words,
-        numbers={chunk_id: number for number, chunk_id in enumerate(texts)},
-    )
+__all__ = ["Bm25Index", "lucene_idf"]
 
 
 class Bm25Index:
@@ -111,8 +26,9 @@ class Bm25Index:
     Scores equal rank-bm25's `get_scores` with a Lucene IDF (`tests/store/bm25_oracle.py`, the tests' oracle) on
     every chunk they cover, but only the chunks in the postings of the query's terms are touched, with numpy over
     those postings' term frequencies and their chunks' length norms, instead of a Python loop over every chunk.
-    The statistics are counted by `bm25_stats` from term counts kept per chunk, so a rebuild after one note
-    changed tokenizes only that note.
+    A rebuild (`bm25_build`) tokenizes only new or changed text and takes every other chunk's terms from the
+    last snapshot's postings, so a rebuild after one note changed tokenizes only that note, and nothing but the
+    postings and a few numbers a chunk is kept between rebuilds.
     """
 
     def __init__(
@@ -135,10 +51,8 @@ class Bm25Index:
         self._k1 = k1
         self._b = b
         self._epsilon = epsilon
-        self._snapshot = _EMPTY
+        self._snapshot = empty()
         self._rebuilding = threading.Lock()
-        self._counts = TermCounts(self._languages)
-        """Each chunk's term counts from the last rebuild: the next one tokenizes only new or changed text."""
 
     @property
     def tokenizer(self) -> Tokenizer:
@@ -161,21 +75,23 @@ class Bm25Index:
         """How questions are analysed at the current snapshot (`query_terms`), to analyse one once."""
         return self._analysis(self._snapshot)
 
-    def _analysis(self, snap: _Snapshot) -> QueryTerms:
+    def _analysis(self, snap: Snapshot) -> QueryTerms:
         main = snap.languages or (self._languages.default_code,)
         return QueryTerms(self._languages, main, snap.present, self._detect)
 
-    def rebuild(self, docs: Iterable[tuple[str, str] | Chunk]) -> None:
+    def rebuild(self, docs: Iterable[tuple[str, str] | ChunkInfo]) -> None:
         """Builds a whole new snapshot from chunks (or plain (chunk_id, index_text) pairs, in the default
         language), then swaps one reference; searches that started earlier finish on the old snapshot. Rebuilds
         run one at a time. Each chunk is tokenized in its note's language (`Chunk.language`).
 
         Only chunks that are new or whose text changed since the last rebuild are tokenized; the statistics
         (document frequencies, lengths, average length) are recounted over all of them, so the result is the
-        same as a first rebuild of the same pairs.
+        same as a first rebuild of the same pairs. A `ChunkInfo` (a chunk without its text) stands for a chunk
+        unchanged since the last rebuild, which must have held it (ValueError otherwise): a watcher patch
+        passes the notes it did not touch so. `docs` is read once, one at a time, and no text is kept.
         """
         with self._rebuilding:
-            snapshot = _build(self._counts, self._languages, docs, self._k1, self._b)
+            snapshot = build(self._snapshot, self._languages, docs, self._k1, self._b)
             self._snapshot = snapshot
 
     def __len__(self) -> int:
@@ -214,7 +130,7 @@ class Bm25Index:
         return [snap.words[t] for t in order[:limit]]
 
     def _search(
-        self, terms: Sequence[str], snap: _Snapshot, limit: int, allow: Callable[[str], bool] | None
+        self, terms: Sequence[str], snap: Snapshot, limit: int, allow: Callable[[str], bool] | None
     ) -> KeywordResult:
         if limit < 1:
             raise BadRequest(f"limit must be at least 1, got {limit}")

@@ -1,18 +1,20 @@
-"""BM25 statistics from per-chunk term counts kept across rebuilds: each text is tokenized once, postings by numpy."""
+"""BM25's numbers as numpy arrays: Lucene IDF, the term-frequency factor, and postings grouped by term (CSR)."""
 
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Final
+from dataclasses import dataclass
+from typing import Final, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from askvault.store.multilingual import LanguageTokenizers
-from askvault.store.tokenize import Tokenizer
+MAX_NARROW: Final = 65_535
+"""The largest term frequency a uint16 posting holds; a chunk holding a term more often makes them uint32."""
+COMPACT_FROM: Final = 4096
+"""A vocabulary this big, mostly unused by the chunks of a rebuild, is renumbered (`csr`)."""
+
+Tf = npt.NDArray[np.uint16] | npt.NDArray[np.uint32]
 
 
 def lucene_idf(n_docs: int, df: int) -> float:
@@ -20,154 +22,13 @@ def lucene_idf(n_docs: int, df: int) -> float:
     return math.log1p((n_docs - df + 0.5) / (df + 0.5))
 
 
-NARROW: Final = np.dtype([("term", "<i4"), ("count", "<u2")])
-"""One (term number, count) record of `ChunkTerms.packed`: 6 bytes, no padding."""
-WIDE: Final = np.dtype([("term", "<i4"), ("count", "<u4")])
-"""The same for a chunk holding one term more than 65,535 times (`ChunkTerms.wide`), so no count is clipped."""
-MAX_NARROW: Final = 65_535
+def text_digest(text: str, language: str) -> int:
+    """Tells a chunk's index text (and language) from the one counted before without keeping it: Python's 64-bit
+    hash, salted per process, which is all it must be (the index lives only in this process's memory)."""
+    return hash((text, language))
 
 
-@dataclass(frozen=True, slots=True)
-class ChunkTerms:
-    """One chunk's distinct terms (as numbers in `TermCounts`' vocabulary) and how often each occurs.
-
-    Kept for every chunk between rebuilds, so it is small: one `bytes` of records (`NARROW`, 6 bytes a term,
-    or `WIDE`) instead of two numpy arrays (≈ 110 bytes of header each before any data).
-    """
-
-    text: str
-    """The index text these counts were made from: a chunk whose text changed is tokenized again."""
-    language: str
-    """The language it was tokenized in: a chunk whose language changed (its note's `lang`, or detection) too."""
-    packed: bytes
-    """The (term, count) records, in `WIDE` when `wide` else `NARROW`."""
-    length: int
-    """Tokens in the chunk, repeats included (rank-bm25's document length)."""
-    wide: bool = False
-
-    @property
-    def records(self) -> npt.NDArray[np.void]:
-        return np.frombuffer(self.packed, dtype=WIDE if self.wide else NARROW)
-
-
-@dataclass(frozen=True, slots=True)
-class Postings:
-    """BM25 postings grouped by term (CSR) over the chunks of one rebuild, numbered in the order given."""
-
-    vocab: Mapping[str, int]
-    """Term → term number. Shared with later rebuilds, which may add terms: a number past the end of `idf`, or
-    a term whose postings are empty (df 0), is a term these chunks do not hold."""
-    words: Sequence[str]
-    """Term number → term (the inverse of `vocab`, shared with it the same way)."""
-    idf: npt.NDArray[np.float64]
-    indptr: npt.NDArray[np.int64]
-    docs: npt.NDArray[np.int32]
-    tf: npt.NDArray[np.uint16] | npt.NDArray[np.uint32]
-    """Term frequency of each posting: uint16, or uint32 when some chunk holds a term more than 65,535 times."""
-    norm: npt.NDArray[np.float64]
-    """Per chunk, k1·(1 − b + b·dl/avgdl): a posting's BM25 factor is tf·(k1 + 1) / (tf + norm) (`bm25_weights`)."""
-
-
-class TermCounts:
-    """Term counts per chunk id, remembered between rebuilds so a rebuild tokenizes only new or changed text.
-
-    Not thread-safe: one rebuild at a time uses it (Bm25Index holds its rebuild lock).
-    """
-
-    def __init__(self, tokenizer: Tokenizer | LanguageTokenizers) -> None:
-        self._tokenizer = tokenizer if isinstance(tokenizer, LanguageTokenizers) else LanguageTokenizers(tokenizer)
-        self._numbers: dict[str, int] = {}
-        self._words: list[str] = []
-        self._by_id: dict[str, ChunkTerms] = {}
-
-    def __len__(self) -> int:
-        return len(self._by_id)
-
-    def of(self, chunk_id: str, text: str, language: str = "") -> ChunkTerms:
-        cached = self._by_id.get(chunk_id)
-        if cached is not None and (cached.text is text or cached.text == text) and cached.language == language:
-            if cached.text is not text:
-                # Hold the caller's copy (the catalog's), not the one read before it: one copy of each text.
-                cached = self._by_id[chunk_id] = replace(cached, text=text)
-            return cached
-        counted = Counter(self._tokenizer.tokenize(text, language))
-        numbers = self._numbers
-        words = self._words
-        wide = max(counted.values(), default=0) > MAX_NARROW
-        records = np.empty(len(counted), dtype=WIDE if wide else NARROW)
-        terms = records["term"]
-        for position, word in enumerate(counted):
-            number = numbers.get(word)
-            if number is None:
-                number = numbers[word] = len(words)
-                words.append(word)
-            terms[position] = number
-        records["count"] = list(counted.values())
-        length = sum(counted.values())
-        entry = ChunkTerms(text=text, language=language, packed=records.tobytes(), length=length, wide=wide)
-        self._by_id[chunk_id] = entry
-        return entry
-
-    def keep_only(self, chunk_ids: Collection[str]) -> None:
-        """Forgets every chunk not in `chunk_ids`."""
-        self._by_id = {cid: entry for cid, entry in self._by_id.items() if cid in chunk_ids}
-
-    def postings(self, chunks: Sequence[ChunkTerms], k1: float, b: float) -> Postings:
-        """rank-bm25's Okapi statistics (df, document lengths, avgdl) with a Lucene IDF, as flat arrays.
-
-        Postings keep tf, chunks their length norm; `bm25_weights` makes a posting's weight from them at query
-        time with rank-bm25's formula in its operation order, so scores agree with its `get_scores` bit for bit
-        (and with weights stored per posting, as they were: tests/store/test_bm25_weights_exact.py). Term numbers
-        are the shared vocabulary's: the snapshot keeps a reference to it, and terms added later get numbers past
-        the snapshot's arrays (see `Postings.vocab`).
-        """
-        n_docs = len(chunks)
-        doc_len = np.fromiter((c.length for c in chunks), dtype=np.int64, count=n_docs)
-        term_of, tf, sizes = _flat(chunks)
-        df = np.bincount(term_of, minlength=len(self._words))
-        # The stable sort keeps each term's chunks in ascending order; int32 makes it ~40% faster than int64.
-        order = np.argsort(term_of, kind="stable")
-        indptr = np.zeros(len(df) + 1, dtype=np.int64)
-        np.cumsum(df, out=indptr[1:])
-        doc_of = np.repeat(np.arange(n_docs, dtype=np.int32), sizes)
-        posting_docs = doc_of[order]
-        norm = np.zeros(n_docs, dtype=np.float64)
-        if len(posting_docs):  # avgdl is 0 when every chunk is empty of terms, and then there is no posting
-            avgdl = int(doc_len.sum()) / n_docs
-            # The same float64 operations, in the same order, as the per-posting weights computed here before.
-            norm = k1 * (1 - b + b * doc_len.astype(np.float64) / avgdl)
-        # One IDF per distinct df (at most one per chunk), computed as LuceneIdfBM25 does, so the floats match.
-        by_df = np.array([lucene_idf(n_docs, d) for d in range(int(df.max(initial=0)) + 1)], dtype=np.float64)
-        postings = Postings(
-            vocab=self._numbers,
-            words=self._words,
-            idf=by_df[df],
-            indptr=indptr,
-            docs=posting_docs,
-            tf=tf[order],
-            norm=norm,
-        )
-        self._compact(df)
-        return postings
-
-    def _compact(self, df: npt.NDArray[np.int64]) -> None:
-        """Renumbers the vocabulary once most of it is unused (chunks removed or rewritten), for later rebuilds.
-
-        The last snapshot keeps the old dict, which is no longer written to.
-        """
-        kept = np.flatnonzero(df)  # every chunk remembered was in this rebuild (`keep_only` ran first)
-        if len(self._words) < 4096 or 2 * len(kept) > len(self._words):
-            return
-        renumber = np.full(len(self._words), -1, dtype=np.int32)
-        renumber[kept] = np.arange(len(kept), dtype=np.int32)
-        self._words = [self._words[number] for number in kept.tolist()]
-        self._numbers = {word: number for number, word in enumerate(self._words)}
-        self._by_id = {cid: _renumbered(entry, renumber) for cid, entry in self._by_id.items()}
-
-
-def bm25_weights(
-    tf: npt.NDArray[np.uint16] | npt.NDArray[np.uint32], norm: npt.NDArray[np.float64], k1: float
-) -> npt.NDArray[np.float64]:
+def bm25_weights(tf: Tf, norm: npt.NDArray[np.float64], k1: float) -> npt.NDArray[np.float64]:
     """BM25's term-frequency factor tf·(k1 + 1) / (tf + k1·(1 − b + b·dl/avgdl)) of postings, `norm` being the
     chunks' k1·(1 − b + b·dl/avgdl): rank-bm25's formula in its operation order, so scores agree with its
     `get_scores` bit for bit."""
@@ -176,23 +37,79 @@ def bm25_weights(
     return weights
 
 
-def _flat(
-    chunks: Sequence[ChunkTerms],
-) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint16] | npt.NDArray[np.uint32], npt.NDArray[np.int64]]:
-    """All chunks' term numbers and counts end to end, and how many terms each chunk has."""
-    if not any(c.wide for c in chunks):
-        records = np.frombuffer(b"".join(c.packed for c in chunks), dtype=NARROW)
-        sizes = np.fromiter((len(c.packed) for c in chunks), dtype=np.int64, count=len(chunks)) // NARROW.itemsize
-        # Contiguous copies: the records' fields are strided views, which argsort and bincount read slower.
-        return np.ascontiguousarray(records["term"]), np.ascontiguousarray(records["count"]), sizes
-    parts = [c.records for c in chunks]
-    sizes = np.fromiter((len(p) for p in parts), dtype=np.int64, count=len(parts))
-    terms = np.concatenate([p["term"] for p in parts]).astype(np.int32)
-    counts = np.concatenate([p["count"].astype(np.uint32) for p in parts])
-    return terms, counts, sizes
+@dataclass(frozen=True, slots=True)
+class Postings:
+    """Postings as (term number, chunk number, term frequency) triples, sorted by term, then chunk."""
+
+    term: npt.NDArray[np.int32]
+    doc: npt.NDArray[np.int32]
+    tf: Tf
+
+    @staticmethod
+    def of(term: npt.NDArray[np.int32], doc: npt.NDArray[np.int32], tf: Tf, n_docs: int) -> Postings:
+        """Sorts triples given in any order (each (term, chunk) pair at most once)."""
+        order = np.argsort(_key(term, doc, n_docs))
+        return Postings(term[order], doc[order], tf[order])
+
+    def merged(self, other: Postings, n_docs: int) -> Postings:
+        """Both sets of sorted triples (no (term, chunk) pair in both), sorted: `other` is inserted into this one."""
+        if not len(other.term):
+            return self
+        if not len(self.term):
+            return other
+        at = np.searchsorted(_key(self.term, self.doc, n_docs), _key(other.term, other.doc, n_docs))
+        # np.insert takes the first array's type: uint32 when either holds counts past uint16.
+        first = self.tf.astype(np.uint32, copy=False) if other.tf.dtype == np.uint32 else self.tf
+        tf = cast("Tf", np.insert(first, at, other.tf))
+        return Postings(np.insert(self.term, at, other.term), np.insert(self.doc, at, other.doc), tf)
 
 
-def _renumbered(entry: ChunkTerms, renumber: npt.NDArray[np.int32]) -> ChunkTerms:
-    records = entry.records.copy()
-    records["term"] = renumber[records["term"]]
-    return replace(entry, packed=records.tobytes())
+def _key(term: npt.NDArray[np.int32], doc: npt.NDArray[np.int32], n_docs: int) -> npt.NDArray[np.int64]:
+    key: npt.NDArray[np.int64] = term.astype(np.int64) * n_docs + doc
+    return key
+
+
+@dataclass(frozen=True, slots=True)
+class Csr:
+    """BM25's statistics over one rebuild's chunks: rank-bm25's Okapi df, lengths and avgdl with a Lucene IDF."""
+
+    words: list[str]
+    """Term number → term: the vocabulary given, or a renumbered copy when most of it went unused."""
+    idf: npt.NDArray[np.float64]
+    indptr: npt.NDArray[np.int64]
+    """The postings of term t are positions indptr[t] to indptr[t + 1] of `docs` and `tf`."""
+    docs: npt.NDArray[np.int32]
+    tf: Tf
+    norm: npt.NDArray[np.float64]
+    """Per chunk, k1·(1 − b + b·dl/avgdl): a posting's BM25 factor is tf·(k1 + 1) / (tf + norm) (`bm25_weights`)."""
+
+
+def csr(postings: Postings, lengths: npt.NDArray[np.int64], words: list[str], k1: float, b: float) -> Csr:
+    """Postings grouped by term, chunks ascending within a term, the IDF of each term and each chunk's norm.
+
+    Postings keep tf, chunks their length norm; `bm25_weights` makes a posting's weight from them at query
+    time with rank-bm25's formula in its operation order, so scores agree with its `get_scores` bit for bit
+    (and with weights stored per posting, as they were: tests/store/test_bm25_weights_exact.py). A vocabulary
+    of at least `COMPACT_FROM` words, less than half of which these chunks hold, comes back renumbered.
+    """
+    n_docs = len(lengths)
+    term = postings.term
+    df = np.bincount(term, minlength=len(words))
+    used = np.flatnonzero(df)
+    if len(words) >= COMPACT_FROM and 2 * len(used) < len(words):
+        renumber = np.full(len(words), -1, dtype=np.int32)
+        renumber[used] = np.arange(len(used), dtype=np.int32)
+        words, term, df = [words[number] for number in used.tolist()], renumber[term], df[used]
+    indptr = np.zeros(len(df) + 1, dtype=np.int64)
+    np.cumsum(df, out=indptr[1:])
+    norm = np.zeros(n_docs, dtype=np.float64)
+    if len(term):  # avgdl is 0 when every chunk is empty of terms, and then there is no posting
+        avgdl = int(lengths.sum()) / n_docs
+        # The same float64 operations, in the same order, as the per-posting weights computed here before.
+        norm = k1 * (1 - b + b * lengths.astype(np.float64) / avgdl)
+    # One IDF per distinct df (at most one per chunk), computed as LuceneIdfBM25 does, so the floats match.
+    by_df = np.array([lucene_idf(n_docs, d) for d in range(int(df.max(initial=0)) + 1)], dtype=np.float64)
+    tf: Tf = postings.tf.astype(np.uint16, copy=False)
+    if len(postings.tf) and int(postings.tf.max()) > MAX_NARROW:
+        tf = postings.tf.astype(np.uint32, copy=False)
+    return Csr(words=words, idf=by_df[df], indptr=indptr, docs=postings.doc, tf=tf, norm=norm)

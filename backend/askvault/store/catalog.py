@@ -1,33 +1,58 @@
-"""An in-memory snapshot of every indexed chunk, so the request path never touches SQLite."""
+"""An in-memory snapshot of every indexed chunk's metadata; the few texts a request needs are read back in one go."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 
-from askvault.model import Chunk
+from askvault.model import Chunk, ChunkInfo, ChunkText
+
+TextReader = Callable[[Sequence[str]], Mapping[str, ChunkText]]
+"""Chunk id → its texts, for the ids that exist (`Manifest.chunk_texts`)."""
 
 
 class ChunkCatalog:
-    """Immutable snapshots swapped whole: readers never see a half-built catalog."""
+    """Immutable snapshots swapped whole: readers never see a half-built catalog.
 
-    def __init__(self) -> None:
+    It holds `ChunkInfo`s, not chunks: at a million chunks their texts would be 1.3 GB of the sidecar's memory,
+    and a search shows, sends or matches literally only a few dozen of them (`with_text`).
+    """
+
+    def __init__(self, texts: TextReader) -> None:
         self._lock = threading.Lock()
-        self._chunks: Mapping[str, Chunk] = MappingProxyType({})
-        self._by_note: tuple[Mapping[str, Chunk], Mapping[str, tuple[str, ...]]] | None = None
+        self._texts = texts
+        self._chunks: Mapping[str, ChunkInfo] = MappingProxyType({})
+        self._by_note: tuple[Mapping[str, ChunkInfo], Mapping[str, tuple[str, ...]]] | None = None
         """(the snapshot it was built from, path → chunk ids by start line); rebuilt lazily after a swap."""
 
-    def replace(self, chunks: dict[str, Chunk]) -> None:
+    def replace(self, chunks: dict[str, ChunkInfo]) -> None:
         frozen = MappingProxyType(chunks)
         with self._lock:
             self._chunks = frozen
 
-    def snapshot(self) -> Mapping[str, Chunk]:
+    def snapshot(self) -> Mapping[str, ChunkInfo]:
         return self._chunks
 
-    def get(self, chunk_id: str) -> Chunk | None:
+    def get(self, chunk_id: str) -> ChunkInfo | None:
         return self._chunks.get(chunk_id)
+
+    def with_text(self, chunks: Iterable[ChunkInfo]) -> dict[str, Chunk]:
+        """These chunks with their texts, by id, in their order, from one read of the manifest. A chunk whose
+        row is gone (removed since the caller's snapshot) is left out, as if the snapshot had not held it."""
+        wanted = list(chunks)
+        if not wanted:
+            return {}
+        texts = self._texts([chunk.id for chunk in wanted])
+        return {
+            chunk.id: chunk if isinstance(chunk, Chunk) else chunk.with_text(*found)
+            for chunk in wanted
+            if (found := texts.get(chunk.id)) is not None
+        }
+
+    def text_of(self, chunk_id: str) -> ChunkText | None:
+        """One chunk's texts (None when its row is gone)."""
+        return self._texts([chunk_id]).get(chunk_id)
 
     def by_note(self) -> Mapping[str, tuple[str, ...]]:
         """Every note's chunk ids in document order (by start line), for the current snapshot.
@@ -39,7 +64,7 @@ class ChunkCatalog:
         cached = self._by_note
         if cached is not None and cached[0] is chunks:
             return cached[1]
-        grouped: dict[str, list[Chunk]] = {}
+        grouped: dict[str, list[ChunkInfo]] = {}
         for chunk in chunks.values():
             grouped.setdefault(chunk.path, []).append(chunk)
         order = MappingProxyType(

@@ -3,9 +3,10 @@
 The engine's `optimize` holds the GIL for the whole build (minutes at a million vectors), so the serving process
 never runs it on a graph shard: it flushes and copies its shard while writes wait (searches go on), a child
 (`python -m askvault.store.edge_build`) builds the graph on the copy at low priority, and the store then swaps
-the copy in, replaying every write the journal recorded since the copy. Searches stay exact on the old shard
-until the swap, which only waits for the searches in flight. An interrupted swap is finished or undone when the
-shard is next opened (`recover`); a leftover copy is deleted.
+the copy in, replaying every write the journal recorded since the copy. A copy of more than
+`GraphParams.segment_points` points is rewritten into a new shard one graph segment at a time (`build_here`).
+Searches stay exact on the old shard until the swap, which only waits for the searches in flight. An
+interrupted swap is finished or undone when the shard is next opened (`recover`); a leftover copy is deleted.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from uuid import UUID
 
-from qdrant_edge import EdgeConfig, EdgeShard
+from qdrant_edge import EdgeConfig, EdgeShard, Point, ScrollRequest, UpdateOperation
 
 from askvault.errors import StoreError
 from askvault.store.edge_graph import GraphParams, graph_config, plain_config
@@ -29,7 +31,11 @@ log = logging.getLogger(__name__)
 MARKER = "askvault_graph.json"
 """Written into a shard by the child once its graph is built: the parameters it was built with."""
 STAGING = ".graph-build"
+SEGMENTS = ".segments"
+"""Beside the copy (`<shard>.graph-build.segments`): the new shard a big copy is rewritten into."""
 RETIRED = ".graph-old"
+_SCROLL = 1024
+"""Points read from the copy and written to the new shard at a time."""
 REBUILD_SHARE = 0.1
 """A graph shard is rebuilt once this share of its vectors lies outside the graph (written since, scanned
 exactly on every search)."""
@@ -58,8 +64,9 @@ def recover(path: Path) -> None:
             shutil.rmtree(retired, ignore_errors=True)  # the swap was done, only the cleanup was not
         else:
             retired.rename(path)  # the new shard never arrived: the old one serves
-    if staging.exists():
-        shutil.rmtree(staging, ignore_errors=True)
+    for leftover in (staging, staging.with_name(staging.name + SEGMENTS)):
+        if leftover.exists():
+            shutil.rmtree(leftover, ignore_errors=True)
 
 
 def needs_graph(points: int, indexed: int, graph: GraphParams | None, wanted: GraphParams | None) -> bool:
@@ -97,16 +104,73 @@ async def run_child(staging: Path, dim: int, params: GraphParams) -> None:
 
 
 def build_here(path: Path, dim: int, params: GraphParams) -> int:
-    """The child's work: open the copy with the graph settings, build, mark it, flush. Returns the points."""
-    shard = EdgeShard.load(str(path), graph_config(dim, params, build=True))
+    """The child's work: give the copy at `path` its graph, mark it, flush. Returns the points.
+
+    Up to `segment_points` points get one graph, built in place. A bigger copy is rewritten segment by segment
+    (`_rewrite_in_segments`) and the new shard takes its place: the engine never splits a segment it has (its
+    `max_segment_size` only limits merges), and one graph over everything keeps the whole shard's vectors and
+    working files mapped at once (4.9 GB at 300k × 768, for a sidecar of 2.6 GB)."""
+    source = EdgeShard.load(str(path))
     try:
+        points = source.info().points_count
+        segments = params.segments(points)
+        if segments > 1:
+            _rewrite_in_segments(source, path.with_name(path.name + SEGMENTS), dim, params, segments)
+    finally:
+        source.close()
+    if segments > 1:
+        shutil.rmtree(path)
+        path.with_name(path.name + SEGMENTS).rename(path)
+        shard = EdgeShard.load(str(path), graph_config(dim, params, build=True, segmented=True))
+    else:
+        shard = EdgeShard.load(str(path), graph_config(dim, params, build=True))
         shard.optimize()
+    try:
         points = shard.info().points_count
         (path / MARKER).write_text(json.dumps({"params": params.to_json(), "points": points}), encoding="utf-8")
         shard.flush()
     finally:
         shard.close()
     return points
+
+
+def _rewrite_in_segments(source: EdgeShard, target: Path, dim: int, params: GraphParams, segments: int) -> None:
+    """Writes every point of `source` (vector and payload, payload indexes alike) into a new shard at `target`,
+    `segments` runs of equal size, each given its graph (`optimize`: the run fills the one appendable segment,
+    which becomes a graph segment, and the next run a new one) before the next run is written. The shard is
+    reopened after each, so the finished segments' files are no longer mapped into this process."""
+    shutil.rmtree(target, ignore_errors=True)
+    config = graph_config(dim, params, build=True, segmented=True)
+    per = -(-source.info().points_count // segments)
+    shard = EdgeShard.create(str(target), config)
+    try:
+        for field, index in source.info().payload_schema.items():
+            shard.update(UpdateOperation.create_field_index(field, index.data_type))
+    except BaseException:
+        shard.close()
+        raise
+    offset: int | UUID | str | None = None
+    while True:
+        try:
+            written = 0
+            while written < per:
+                page = ScrollRequest(
+                    offset=offset, limit=min(_SCROLL, per - written), with_payload=True, with_vector=True
+                )
+                records, offset = source.scroll(page)
+                points = [Point(r.id, r.vector, r.payload) for r in records if r.vector is not None]
+                if points:
+                    shard.update(UpdateOperation.upsert_points(points))
+                written += len(records)
+                if offset is None:
+                    break
+            shard.optimize()  # this run's graph: one segment
+            shard.flush()
+        finally:
+            shard.close()
+        if offset is None:
+            return
+        shard = EdgeShard.load(str(target), config)
 
 
 def main(argv: list[str]) -> int:

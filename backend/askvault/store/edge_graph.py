@@ -27,6 +27,8 @@ from qdrant_edge import (
 NEVER_KB = 2**31 - 1
 """An indexing threshold no segment reaches: the serving process never builds a graph itself (`optimize` holds
 the GIL for the whole build, which would freeze the sidecar for minutes); a child process does (`edge_build`)."""
+NO_MERGE = 2**16
+"""A segment count the merge optimizer never needs to get below: a shard built segment by segment keeps them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +47,14 @@ class GraphParams:
     oversampling: float = 2.0
     build_threads: int = 1
     """Threads of the graph build (0: one per core): one leaves a core to the sidecar and to Ollama."""
+    segment_points: int = 100_000
+    """Most points one graph holds: a bigger shard gets several segments of at most this many, each with its own
+    graph, built one at a time (`edge_build`), so the build's memory is bounded by a segment, not the shard. Each
+    search then walks every segment's graph (more segments: more recall, more time), hence not smaller."""
+
+    def segments(self, points: int) -> int:
+        """How many graph segments a shard of `points` points is built in."""
+        return max(1, -(-points // self.segment_points))
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
@@ -63,9 +73,10 @@ def plain_config(dim: int) -> EdgeConfig:
     )
 
 
-def graph_config(dim: int, params: GraphParams, *, build: bool) -> EdgeConfig:
+def graph_config(dim: int, params: GraphParams, *, build: bool, segmented: bool = False) -> EdgeConfig:
     """The shard's settings once it has a graph. `build` (the child process) lets `optimize` index every
-    segment; otherwise no segment is ever indexed in-process (`NEVER_KB`)."""
+    segment; otherwise no segment is ever indexed in-process (`NEVER_KB`). `segmented`: a shard built segment by
+    segment, whose segments are never merged."""
     quantization = None
     originals = Memory.Cached
     if params.quantize:
@@ -80,7 +91,9 @@ def graph_config(dim: int, params: GraphParams, *, build: bool) -> EdgeConfig:
             max_indexing_threads=params.build_threads,
         ),
         quantization_config=quantization,
-        optimizers=EdgeOptimizersConfig(indexing_threshold=1 if build else NEVER_KB),
+        optimizers=EdgeOptimizersConfig(
+            indexing_threshold=1 if build else NEVER_KB, default_segment_number=NO_MERGE if segmented else None
+        ),
     )
 
 

@@ -14,7 +14,7 @@ from uuid import UUID
 from qdrant_edge import EdgeShard, Point, UpdateOperation
 
 from askvault.errors import StoreError
-from askvault.store.edge_build import RETIRED, STAGING, needs_graph, run_child, shard_config
+from askvault.store.edge_build import RETIRED, SEGMENTS, STAGING, needs_graph, run_child, shard_config
 from askvault.store.edge_graph import GraphParams, graph_config
 from askvault.store.qdrant_edge import MIN_FREE_BYTES, EdgeVectorStore
 
@@ -69,31 +69,34 @@ class GraphVectorStore(EdgeVectorStore):
     async def _build(self, params: GraphParams) -> bool:
         staging = self.path.with_name(self.path.name + STAGING)
         try:
-            await _finish_in_thread(self._copy_for_build, staging)
+            await _finish_in_thread(self._copy_for_build, staging, params)
             await run_child(staging, self.dim, params)
             await _finish_in_thread(self._swap_in, staging, params)
         except asyncio.CancelledError:
             self._journal = None
-            await asyncio.to_thread(shutil.rmtree, staging, True)
+            await asyncio.to_thread(_remove_build, staging)
             raise
         except (StoreError, OSError) as exc:
             self._journal = None
-            await asyncio.to_thread(shutil.rmtree, staging, True)
+            await asyncio.to_thread(_remove_build, staging)
             log.warning("vector graph not built, searches stay exact: %s", exc)
             return False
         log.info("vector graph ready: unfiltered dense searches now use it")
         return True
 
-    def _copy_for_build(self, staging: Path) -> None:
+    def _copy_for_build(self, staging: Path, params: GraphParams) -> None:
         """Flushes and copies the shard while writes wait; every write from here on is journalled. Refused
-        when the disk could not hold the copy, the graph and the engine's safety margin."""
-        shutil.rmtree(staging, ignore_errors=True)
+        when the disk could not hold the copy, the graph (and, built segment by segment, the new shard the copy
+        is rewritten into) and the engine's safety margin."""
+        _remove_build(staging)
 
         def copy(shard: EdgeShard) -> None:
             shard.flush()
             size = sum(f.stat().st_blocks * 512 for f in self.path.rglob("*") if f.is_file())
             free = shutil.disk_usage(self.path).free
-            if free < 1.5 * size + MIN_FREE_BYTES:
+            # A rewritten copy coexists with the new shard: its vectors, their int8 copies and the graph.
+            needed = (2.5 if params.segments(shard.info().points_count) > 1 else 1.5) * size
+            if free < needed + MIN_FREE_BYTES:
                 raise StoreError(
                     f"not enough disk for a vector graph ({free // 2**20} MiB free, the copy needs "
                     f"{size // 2**20} MiB and room for the graph)"
@@ -143,6 +146,12 @@ class GraphVectorStore(EdgeVectorStore):
                 self._active -= 1
                 self._swapping = False
                 self._state.notify_all()
+
+
+def _remove_build(staging: Path) -> None:
+    """The copy a build works on, and the new shard a segment-by-segment build writes beside it."""
+    for path in (staging, staging.with_name(staging.name + SEGMENTS)):
+        shutil.rmtree(path, ignore_errors=True)
 
 
 async def _finish_in_thread(call: Callable[..., None], *args: object) -> None:

@@ -2,7 +2,9 @@
 
 It is the source of truth: the keyword index is rebuilt from it and the vector stores are reconciled with it.
 One connection is shared by every thread (`check_same_thread=False`) behind a lock; each call is short, so
-the indexer may call it from a worker thread while the API reads from another.
+the indexer may call it from a worker thread while the API reads from another. Chunk texts, which requests read
+while the indexer writes (the catalog keeps none in memory), have a connection of their own that only reads: WAL lets
+it read the last commit without waiting for the writer's lock or transaction.
 
 A vector row says "this collection holds a vector for this chunk's current text". Rows die with their
 chunks, and `mark_embedded` records only chunks that still exist with that text, so `embedded_ids` never
@@ -22,7 +24,7 @@ from pathlib import Path
 from types import TracebackType
 
 from askvault.errors import StoreError
-from askvault.model import Chunk
+from askvault.model import Chunk, ChunkText
 from askvault.store.manifest_rows import (
     ALIASES_COLUMN,
     CHUNK_COLUMNS,
@@ -36,9 +38,11 @@ from askvault.store.manifest_rows import (
     NoteDelta,
     NoteStat,
     Row,
+    SharedRows,
     content_hash,
     row_chunk,
 )
+from askvault.store.manifest_texts import TextReader
 
 __all__ = ["MANIFEST_FILE", "SCHEMA_VERSION", "Manifest", "NoteDelta", "NoteStat", "content_hash"]
 
@@ -53,6 +57,7 @@ class Manifest:
         self._conn: sqlite3.Connection | None = conn
         self._file = file
         self._lock = threading.RLock()
+        self._texts = TextReader(file)
 
     @classmethod
     def open(cls, path: Path) -> Manifest:
@@ -148,6 +153,7 @@ class Manifest:
             return self._connection().execute(sql, tuple(args)).fetchall()
 
     def close(self) -> None:
+        self._texts.close()
         with self._lock:
             if self._conn is not None:
                 self._conn.close()
@@ -269,11 +275,18 @@ class Manifest:
                 found[chunk.id] = chunk
         return found
 
+    def chunk_texts(self, ids: Sequence[str]) -> dict[str, ChunkText]:
+        """The text and index text of the chunks that exist among `ids`, on a connection of their own
+        (`manifest_texts`): a chunk removed since its caller's catalog snapshot is simply left out."""
+        return self._texts.texts(ids)
+
     def get_chunk(self, chunk_id: str) -> Chunk | None:
         return self.get_chunks([chunk_id]).get(chunk_id)
 
     def iter_chunks(self) -> Iterator[Chunk]:
-        """Every chunk, by path then position, read a page at a time (writers may run in between)."""
+        """Every chunk, by path then position, read a page at a time (writers may run in between); a note's
+        chunks share their common fields' objects (`SharedRows`)."""
+        rows_to_chunks = SharedRows()
         last: tuple[str, int] = ("", -1)
         sql = (
             f"SELECT {CHUNK_COLUMNS}, ordinal FROM chunks WHERE (path, ordinal) > (?, ?) "
@@ -282,7 +295,7 @@ class Manifest:
         while True:
             rows = self._all("read chunks", sql, last)
             for row in rows:
-                yield row_chunk(row[:-1])
+                yield rows_to_chunks.chunk(row[:-1])
             if len(rows) < _PAGE:
                 return
             last = (rows[-1][1], rows[-1][-1])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,3 +95,40 @@ def row_chunk(row: Row) -> Chunk:
         language=language,
         aliases=tuple(json.loads(aliases)),
     )
+
+
+class SharedRows:
+    """Rows → chunks for a read in note order: a note's chunks share one object for each field they have in
+    common (path, title, tags, aliases, mtime, language, and the heading trail of a section split in pieces), so
+    the catalog holds those once a note, not once a chunk. Language codes are interned (a handful in a vault)."""
+
+    def __init__(self) -> None:
+        self._note: tuple[object, ...] = ()
+        self._shared: tuple[str, str, tuple[str, ...], tuple[str, ...], float, str] | None = None
+        self._heading: tuple[str, tuple[str, ...]] | None = None
+
+    def chunk(self, row: Row) -> Chunk:
+        cid, path, title, heading, start, end, text, index_text, tags, mtime, language, aliases = row
+        note = (path, title, tags, aliases, mtime, language)
+        shared = self._shared
+        if shared is None or note != self._note:
+            decoded = (path, title, tuple(json.loads(tags)), tuple(json.loads(aliases)), mtime, sys.intern(language))
+            self._note, self._shared = note, decoded
+            shared = decoded
+        if self._heading is None or self._heading[0] != heading:
+            self._heading = (heading, tuple(json.loads(heading)))
+        path, title, tag_tuple, alias_tuple, mtime, language = shared
+        return Chunk(
+            id=cid,
+            path=path,
+            title=title,
+            heading_path=self._heading[1],
+            start_line=start,
+            end_line=end,
+            text=text,
+            index_text=index_text,
+            tags=tag_tuple,
+            mtime=mtime,
+            language=language,
+            aliases=alias_tuple,
+        )

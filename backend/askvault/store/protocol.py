@@ -6,7 +6,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from askvault.model import Chunk, RankedId, SearchFilters, TermStat
+from askvault.model import Chunk, ChunkInfo, RankedId, SearchFilters, TermStat
 from askvault.store.multilingual import QueryTerms
 
 
@@ -68,9 +68,10 @@ class KeywordDoc:
 class KeywordIndex(Protocol):
     """BM25 over chunk index text. Rebuilt as a whole (off the request path); searches read a snapshot."""
 
-    def rebuild(self, docs: Iterable[tuple[str, str] | Chunk]) -> None:
+    def rebuild(self, docs: Iterable[tuple[str, str] | ChunkInfo]) -> None:
         """Replaces the index with chunks, each tokenized in its note's language, or plain (chunk_id, index_text)
-        pairs (the default language). Safe to call from a worker thread."""
+        pairs (the default language); a `ChunkInfo` without its text keeps what the last rebuild counted for
+        it. Safe to call from a worker thread."""
         ...
 
     def search(self, query: str, limit: int, allow: Callable[[str], bool] | None = None) -> KeywordResult:

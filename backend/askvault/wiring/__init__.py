@@ -91,7 +91,7 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
         else:
             vectors = EdgeFactory(data_dir / "vectors")
         stack.push_async_callback(vectors.close)
-        catalog = ChunkCatalog()
+        catalog = ChunkCatalog(manifest.chunk_texts)
         detector = shared_detector() if config.retrieval.note_languages else None
         keywords = Bm25Index(
             Tokenizer(config.retrieval.stem_language),
@@ -100,7 +100,7 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
         dense = DenseIndex[Embedder](embedder)
         languages = NoteLanguages(enabled=config.retrieval.note_languages, detector=detector)
         indexer = Indexer(config.vault, config.chunk, manifest, catalog, keywords, dense, vectors, languages=languages)
-        guard = VisibilityGuard(config.vault)
+        guard = VisibilityGuard(config.vault, catalog.text_of)
         searcher = HybridSearcher(catalog, keywords, dense, config.retrieval, visible=guard.visible)
         related = RelatedNotes(catalog, keywords, dense, visible=guard.visible)
         reranker = ChatReranker.from_params(_rerank_chat(config, chat, stack), config.retrieval)

@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator, Mapping
 
 from askvault.errors import AskVaultError
 from askvault.index.eta import RateMeter
-from askvault.index.privacy import redactions_in
 from askvault.index.report import Problem, Progress
 from askvault.model import Chunk
 from askvault.store.protocol import GraphIndexed
@@ -69,7 +68,7 @@ class EngineControl:
                 "failures": [{"path": p.path, "reason": p.reason} for p in failures[:MAX_FAILURES_SHOWN]],
                 "dense": engine.dense.state,
                 **self._big_vault_parts(indexing),
-                "redactions": redactions_in(engine.catalog.snapshot()),
+                "redactions": engine.indexer.redactions.summary(),
             },
             "models": self._models.snapshot(),
             "store": engine.store_kind,
@@ -106,7 +105,9 @@ class EngineControl:
             self._subscribers.discard(queue)
 
     async def get_chunk(self, chunk_id: str) -> Chunk | None:
-        chunk = self._engine.catalog.get(chunk_id)
+        catalog = self._engine.catalog
+        info = catalog.get(chunk_id)
+        chunk = catalog.with_text([info]).get(chunk_id) if info is not None else None
         # A chunk of a note excluded since it was indexed is as absent as one that never existed.
         return chunk if chunk is not None and self._engine.guard.visible(chunk) else None
 

@@ -1,0 +1,60 @@
+"""Chunk texts read from the manifest on a connection of their own, so requests never wait for the indexer."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from askvault.errors import StoreError
+from askvault.model import ChunkText
+
+PAGE = 500
+"""Ids per `IN (...)` list (well under SQLite's variable limit)."""
+
+
+class TextReader:
+    """`texts(ids)` on a connection that only reads, opened on first use (after the schema is in place).
+
+    WAL lets it read the last commit while the manifest's own connection holds a write transaction: a search
+    reads its hits' texts while the indexer commits, and never waits for its lock.
+    """
+
+    def __init__(self, file: Path) -> None:
+        self._file = file
+        self._conn: sqlite3.Connection | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def texts(self, ids: Sequence[str]) -> dict[str, ChunkText]:
+        """The text and index text of the chunks that exist among `ids`, in one read per `PAGE` ids."""
+        found: dict[str, ChunkText] = {}
+        unique = list(dict.fromkeys(ids))
+        with self._lock:
+            try:
+                conn = self._connection()
+                for start in range(0, len(unique), PAGE):
+                    page = unique[start : start + PAGE]
+                    sql = f"SELECT id, text, index_text FROM chunks WHERE id IN ({','.join('?' * len(page))})"
+                    for cid, text, index_text in conn.execute(sql, page):
+                        found[cid] = ChunkText(text, index_text)
+            except (sqlite3.Error, UnicodeError, ValueError) as exc:
+                raise StoreError(f"the index manifest {self._file} failed (read chunk texts): {exc}") from exc
+        return found
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._closed:
+            raise StoreError(f"the index manifest {self._file} is closed")
+        if self._conn is None:
+            conn = sqlite3.connect(self._file, timeout=10.0, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA query_only=ON")
+            self._conn = conn
+        return self._conn
