@@ -164,10 +164,12 @@ class Chunk(ChunkInfo):
 
 
 class ChunkText(NamedTuple):
-    """What `ChunkInfo` leaves out, as the manifest holds it."""
+    """What `ChunkInfo` leaves out, as the manifest holds it, with the row's line range (0: not read)."""
 
     text: str
     index_text: str
+    start_line: int = 0
+    end_line: int = 0
 
 
 @dataclass(frozen=True, slots=True)

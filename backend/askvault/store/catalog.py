@@ -12,6 +12,10 @@ TextReader = Callable[[Sequence[str]], Mapping[str, ChunkText]]
 """Chunk id → its texts, for the ids that exist (`Manifest.chunk_texts`)."""
 
 
+def _same_lines(chunk: ChunkInfo, row: ChunkText) -> bool:
+    return not row.start_line or (row.start_line, row.end_line) == (chunk.start_line, chunk.end_line)
+
+
 class ChunkCatalog:
     """Immutable snapshots swapped whole: readers never see a half-built catalog.
 
@@ -39,15 +43,17 @@ class ChunkCatalog:
 
     def with_text(self, chunks: Iterable[ChunkInfo]) -> dict[str, Chunk]:
         """These chunks with their texts, by id, in their order, from one read of the manifest. A chunk whose
-        row is gone (removed since the caller's snapshot) is left out, as if the snapshot had not held it."""
+        row is gone (removed since the caller's snapshot), or now spans other lines (its note was re-indexed in
+        between), is left out, as if the snapshot had not held it: a hit never pairs new text with old lines,
+        which its citation would open at."""
         wanted = list(chunks)
         if not wanted:
             return {}
         texts = self._texts([chunk.id for chunk in wanted])
         return {
-            chunk.id: chunk if isinstance(chunk, Chunk) else chunk.with_text(*found)
+            chunk.id: chunk if isinstance(chunk, Chunk) else chunk.with_text(found.text, found.index_text)
             for chunk in wanted
-            if (found := texts.get(chunk.id)) is not None
+            if (found := texts.get(chunk.id)) is not None and _same_lines(chunk, found)
         }
 
     def text_of(self, chunk_id: str) -> ChunkText | None:

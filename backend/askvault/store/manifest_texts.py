@@ -36,9 +36,10 @@ class TextReader:
                 conn = self._connection()
                 for start in range(0, len(unique), PAGE):
                     page = unique[start : start + PAGE]
-                    sql = f"SELECT id, text, index_text FROM chunks WHERE id IN ({','.join('?' * len(page))})"
-                    for cid, text, index_text in conn.execute(sql, page):
-                        found[cid] = ChunkText(text, index_text)
+                    marks = ",".join("?" * len(page))
+                    sql = f"SELECT id, text, index_text, start_line, end_line FROM chunks WHERE id IN ({marks})"
+                    for cid, text, index_text, start, end in conn.execute(sql, page):
+                        found[cid] = ChunkText(text, index_text, start, end)
             except (sqlite3.Error, UnicodeError, ValueError) as exc:
                 raise StoreError(f"the index manifest {self._file} failed (read chunk texts): {exc}") from exc
         return found
