@@ -93,6 +93,31 @@ def score_fusion(
     return sorted(fused, key=sort_key)
 
 
+def add_share(
+    fused: Sequence[Fused],
+    bonus: Mapping[str, float],
+    weight: float,
+    legs: Mapping[str, float],
+    ranks: Mapping[str, Mapping[str, int]] | None = None,
+) -> list[Fused]:
+    """One more component of score fusion beside the legs' normalised scores (the identifier and phrase shares):
+    each chunk's `bonus` (0..1; absent: 0) weighs `weight` against the legs' weights, score' = (score + s · bonus)
+    / (1 + s) with s = weight / Σ legs, so a fused score stays within 0..1. `ranks` adds method ranks to some
+    chunks (the identifier ranking's own). Ties keep the fused order."""
+    share = weight / (sum(legs.values()) or 1.0)
+    extra = ranks or {}
+    rescored = [
+        Fused(
+            f.chunk_id,
+            (f.score + share * bonus.get(f.chunk_id, 0.0)) / (1.0 + share),
+            {**f.ranks, **extra[f.chunk_id]} if f.chunk_id in extra else f.ranks,
+        )
+        for f in fused
+    ]
+    order = {f.chunk_id: i for i, f in enumerate(fused)}
+    return sorted(rescored, key=lambda f: (-f.score, order[f.chunk_id]))
+
+
 def vocabulary_coverage(terms: Sequence[TermStat]) -> float:
     """The share of a query's keyword terms that occur in any chunk (df > 0); 1.0 for a query without terms, so
     a weight scaled by it is left alone when there is nothing to judge by."""

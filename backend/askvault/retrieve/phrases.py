@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
-from askvault.retrieve.fusion import Fused
+from askvault.retrieve.fusion import Fused, add_share
 
 Pair = tuple[str, str]
 
@@ -32,18 +32,13 @@ def pair_share(wanted: frozenset[Pair], terms: Sequence[str]) -> float:
 def with_phrase_scores(
     fused: Sequence[Fused], shares: Mapping[str, float], weights: Mapping[str, float], phrase_weight: float
 ) -> list[Fused]:
-    """Adds the phrase share to each fused score, in the same form as the identifier share: the chunks in `shares`
-    are min-max normalised among themselves (the best holds 1, the fewest 0), and the share weighs
+    """Adds the phrase share to each fused score (`fusion.add_share`, as the identifier share): the chunks in
+    `shares` are min-max normalised among themselves (the best holds 1, the fewest 0), and the share weighs
     `phrase_weight` against the legs' weights. Equal shares (none holds a pair, or all the same) change nothing,
     and neither does a weight of 0. Ties keep the fused order."""
     values = list(shares.values())
     low, high = (min(values), max(values)) if values else (0.0, 0.0)
     if not high > low or phrase_weight <= 0:
         return list(fused)
-    share = phrase_weight / (sum(weights.values()) or 1.0)
-    rescored = [
-        Fused(f.chunk_id, (f.score + share * (shares.get(f.chunk_id, low) - low) / (high - low)) / (1 + share), f.ranks)
-        for f in fused
-    ]
-    order = {f.chunk_id: i for i, f in enumerate(fused)}
-    return sorted(rescored, key=lambda f: (-f.score, order[f.chunk_id]))
+    bonus = {chunk_id: (value - low) / (high - low) for chunk_id, value in shares.items()}
+    return add_share(fused, bonus, phrase_weight, weights)

@@ -9,7 +9,7 @@ from askvault.model import Chunk, ChunkInfo, SearchFilters
 from askvault.parse.links import LinkResolver
 from askvault.query.analyse import AnalysedQuery
 from askvault.query.mentions import Mention
-from askvault.retrieve.fusion import Fused
+from askvault.retrieve.fusion import Fused, add_share
 from askvault.retrieve.identifiers import exact_ranking
 from askvault.retrieve.mentions import alias_index, best_of, has_tag, heading_matches, promote, resolve_note
 from askvault.retrieve.phrases import Pair, pair_share, term_pairs, with_phrase_scores
@@ -28,15 +28,9 @@ def _with_identifier_scores(
     rank fusion (`identifier_weight` beside each leg's weight), so holding `general-purpose` lifts a chunk the
     legs rank well and never one they barely found above their joint leader."""
     most = max((len(held_by[chunk_id]) for chunk_id in exact), default=1)
-    share = identifier_weight / (sum(weights.values()) or 1.0)
-    position = {chunk_id: rank for rank, chunk_id in enumerate(exact, start=1)}
-    rescored: list[Fused] = []
-    for f in fused:
-        bonus = len(held_by.get(f.chunk_id, ())) / most
-        ranks = {**f.ranks, "exact": position[f.chunk_id]} if f.chunk_id in position else f.ranks
-        rescored.append(Fused(f.chunk_id, (f.score + share * bonus) / (1.0 + share), ranks))
-    order = {f.chunk_id: i for i, f in enumerate(fused)}
-    return sorted(rescored, key=lambda f: (-f.score, order[f.chunk_id]))
+    bonus = {chunk_id: len(held) / most for chunk_id, held in held_by.items()}
+    ranks = {chunk_id: {"exact": rank} for rank, chunk_id in enumerate(exact, start=1)}
+    return add_share(fused, bonus, identifier_weight, weights, ranks)
 
 
 class QueryBoosts:
