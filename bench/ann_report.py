@@ -33,13 +33,15 @@ def markdown(results: Results) -> str:
     for row in cast(list[dict[str, object]], results["sizes"]):
         for name, entry in cast(dict[str, dict[str, object]], row["variants"]).items():
             runs = cast(dict[str, dict[str, object]], entry["runs"])
+            segments = cast(int, entry.get("segments", 1))
+            shown = name if segments <= 1 else f"{name} ({segments} graph segments)"
             for ef, run in runs.items():
                 if ef == "folder10_exact":
                     continue
                 ms = cast(dict[str, float], run["ms"])
                 size = f"{cast(int, row['n']):,} × {row['dim']}"
                 lines.append(
-                    f"| {size} | {name} | {ef} | {ms['p50']:.3g} / {ms['p95']:.3g} | {run['recall10']} | "
+                    f"| {size} | {shown} | {ef} | {ms['p50']:.3g} / {ms['p95']:.3g} | {run['recall10']} | "
                     f"{run['recall50']} | {entry['graph_s']} | {entry['rss_mb']} | {entry['disk_mb']} |"
                 )
             folder = runs["folder10_exact"]

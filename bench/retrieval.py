@@ -10,6 +10,7 @@ ties (bm25s breaks ties arbitrarily, we by place in the rebuild: a tie across th
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import resource
 import shutil
 import time
@@ -23,6 +24,7 @@ import numpy.typing as npt
 from askvault.model import Chunk, RankedId, SearchFilters
 from askvault.store.multilingual import LanguageTokenizers
 from askvault.store.protocol import GraphIndexed
+from askvault.store.qdrant_edge import EdgeVectorStore
 from askvault.wiring import Engine
 from bench import synth
 from bench.fake_embed import HashEmbedder, TimedEmbedder
@@ -37,6 +39,8 @@ LEG_K = 50
 WARMUP = 10
 EXACT_K = 20
 """The keyword leg's top this many must be exact BM25 (ids, order, scores)."""
+EF_SWEEP = (128, 256, 512)
+"""`hnsw_ef` values the dense leg is also timed at once the store has a graph (every segment searched with it)."""
 
 
 def numpy_top(matrix: npt.NDArray[np.float32], query: npt.NDArray[np.float32], k: int) -> list[int]:
@@ -67,6 +71,36 @@ async def _dense_recall(
     tenth = np.partition(scores, len(scores) - 10)[len(scores) - 10] if len(scores) > 10 else float(scores.min())
     got = await search(query.tolist(), 10, SearchFilters())
     return sum(float(scores[positions[r.chunk_id]]) >= tenth - 1e-5 for r in got) / max(1, min(10, len(scores)))
+
+
+async def _ef_sweep(
+    store: EdgeVectorStore,
+    matrix: npt.NDArray[np.float32],
+    vectors: npt.NDArray[np.float32],
+    positions: dict[str, int],
+) -> dict[str, object]:
+    """The dense leg (top LEG_K) timed and its top 10 checked at each `EF_SWEEP` value, on the built graph: the
+    search-time cost of `hnsw_ef` on this many segments. The graph's parameters are swapped for the sweep and put
+    back; recall on real embeddings is `bench.ann`'s (these hash vectors are easy for a graph)."""
+    graph = store._graph  # the bench reaches into the store: the sweep changes a search-time value only
+    if graph is None:
+        return {}
+    out: dict[str, object] = {"segments": store._segments}
+    try:
+        for ef in EF_SWEEP:
+            store._graph = dataclasses.replace(graph, ef=ef, segment_ef=ef)
+            times: list[float] = []
+            recall: list[float] = []
+            for number, vector in enumerate(vectors):
+                started = time.perf_counter()
+                await store.search(vector.tolist(), LEG_K, SearchFilters())
+                if number >= WARMUP:
+                    times.append(_clock_ms(started))
+                    recall.append(await _dense_recall(store.search, matrix, vector, positions))
+            out[str(ef)] = {"ms": percentiles(times), "recall10": round(float(np.mean(recall)), 4)}
+    finally:
+        store._graph = graph
+    return out
 
 
 def _clock_ms(started: float) -> float:
@@ -160,6 +194,8 @@ async def _measure(chunks_wanted: int, dim: int, seed: int, n_queries: int, work
                 bm25s_ms.append(bm25s_elapsed)
                 for key, same in reference.compare(terms, keyword_top[number - WARMUP], positions, EXACT_K).items():
                     agree[key] += same
+        if isinstance(store, EdgeVectorStore) and graph:
+            out["dense_ef_sweep"] = await _ef_sweep(store, matrix, vectors, positions)
         out["memory_peak_mb"] = proc_status()["VmHWM"]
 
     latency = {leg: percentiles(samples) for leg, samples in legs.items()}

@@ -10,8 +10,17 @@ from pathlib import Path
 import pytest
 
 from askvault.model import SearchFilters
-from askvault.store.edge_build import MARKER, RETIRED, SEGMENTS, STAGING, needs_graph, read_marker, recover
-from askvault.store.edge_graph import GraphParams
+from askvault.store.edge_build import (
+    MARKER,
+    RETIRED,
+    SEGMENTS,
+    STAGING,
+    graph_segments,
+    needs_graph,
+    read_marker,
+    recover,
+)
+from askvault.store.edge_graph import GraphParams, search_params
 from askvault.store.edge_graph_store import GraphVectorStore
 from tests.store.vector_cases import DIM, FILTER_CASES, check_search_is_exact, check_vectors_read_back, corpus, embed
 
@@ -156,6 +165,29 @@ def test_how_many_graph_segments_a_shard_is_built_in(points: int, segments: int)
     assert SEGMENTED.segments(points) == segments
 
 
+@pytest.mark.parametrize(
+    ("segments", "filtered", "ef"),
+    [(1, False, 512), (3, False, 256), (3, True, None), (1, True, None)],
+    ids=["one-graph", "segmented", "filtered-segmented-exact", "filtered-exact"],
+)
+def test_the_search_ef_follows_the_segment_count(segments: int, filtered: bool, ef: int | None) -> None:
+    params = search_params(GraphParams(ef=512, segment_ef=256), filtered=filtered, segments=segments)
+    assert params.hnsw_ef == ef
+    assert params.exact is filtered
+
+
+@pytest.mark.parametrize(
+    ("marker", "segments"),
+    [(None, 1), ("{}", 1), ("not json", 1), ('{"params": {"segment_points": 60}}', 1),
+     ('{"params": {"segment_points": 60}, "points": 150}', 3), ('{"params": {"segment_points": 60}, "points": 60}', 1)],
+    ids=["no-marker", "empty", "garbled", "no-points", "three", "one"],
+)  # fmt: skip
+def test_graph_segments_reads_the_marker(tmp_path: Path, marker: str | None, segments: int) -> None:
+    if marker is not None:
+        (tmp_path / MARKER).write_text(marker, encoding="utf-8")
+    assert graph_segments(tmp_path) == segments
+
+
 async def test_a_big_shard_is_rewritten_one_graph_segment_at_a_time(tmp_path: Path) -> None:
     chunks = corpus(150)
     vectors = embed([c.index_text for c in chunks])
@@ -171,6 +203,8 @@ async def test_a_big_shard_is_rewritten_one_graph_segment_at_a_time(tmp_path: Pa
         assert info.segments_count == 4  # three graph segments and the empty one writes go to
         assert set(info.payload_schema) == {"folders", "tags", "mtime"}
         assert read_marker(store.path) == SEGMENTED
+        assert graph_segments(store.path) == 3
+        assert store._segments == 3  # its searches use `segment_ef`
         assert not any(p.name.endswith((STAGING, SEGMENTS)) for p in store.path.parent.iterdir())
         await check_search_is_exact(store, chunks[1:], SearchFilters())  # ef 64 > 50: each graph in full
         for case in FILTER_CASES:

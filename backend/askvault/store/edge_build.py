@@ -49,6 +49,17 @@ def read_marker(path: Path) -> GraphParams | None:
     return GraphParams.from_json(data["params"]) if isinstance(data, dict) and "params" in data else None
 
 
+def graph_segments(path: Path) -> int:
+    """How many graph segments the shard at `path` was built in (1 without a graph, or for a marker written before
+    markers held the points)."""
+    params = read_marker(path)
+    try:
+        points = json.loads((path / MARKER).read_text(encoding="utf-8")).get("points", 0)
+    except (OSError, ValueError, AttributeError):
+        return 1
+    return params.segments(points) if params is not None and isinstance(points, int) else 1
+
+
 def shard_config(path: Path, dim: int) -> EdgeConfig:
     """The settings a shard is opened with: its graph's, when it has one, else plain."""
     params = read_marker(path)

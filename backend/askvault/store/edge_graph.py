@@ -50,11 +50,19 @@ class GraphParams:
     segment_points: int = 100_000
     """Most points one graph holds: a bigger shard gets several segments of at most this many, each with its own
     graph, built one at a time (`edge_build`), so the build's memory is bounded by a segment, not the shard. Each
-    search then walks every segment's graph (more segments: more recall, more time), hence not smaller."""
+    search then walks every segment's graph (more segments: more time), hence not smaller."""
+    segment_ef: int = 256
+    """`hnsw_ef` of each graph when a shard has several segments: the engine searches every segment for the
+    whole limit and merges, so each segment only has to find its own share of the top k, and the search's cost
+    grows with the segment count. bench/README.md ("Segmented graphs") has the recall and latency per value."""
 
     def segments(self, points: int) -> int:
         """How many graph segments a shard of `points` points is built in."""
         return max(1, -(-points // self.segment_points))
+
+    def search_ef(self, segments: int) -> int:
+        """`hnsw_ef` for a shard whose graph is built in `segments` segments."""
+        return self.ef if segments <= 1 else self.segment_ef
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
@@ -97,9 +105,9 @@ def graph_config(dim: int, params: GraphParams, *, build: bool, segmented: bool 
     )
 
 
-def search_params(params: GraphParams | None, *, filtered: bool) -> SearchParams:
+def search_params(params: GraphParams | None, *, filtered: bool, segments: int = 1) -> SearchParams:
     """Exact without a graph or under a filter (over the original vectors, never their int8 copies); otherwise
-    the graph, its candidates rescored with the originals."""
+    the graph (of `segments` segments), its candidates rescored with the originals."""
     if params is None:
         return SearchParams(exact=True)
     if filtered:
@@ -107,4 +115,4 @@ def search_params(params: GraphParams | None, *, filtered: bool) -> SearchParams
     quantization = None
     if params.quantize:
         quantization = QuantizationSearchParams(rescore=True, oversampling=params.oversampling)
-    return SearchParams(hnsw_ef=params.ef, quantization=quantization)
+    return SearchParams(hnsw_ef=params.search_ef(segments), quantization=quantization)
