@@ -39,12 +39,14 @@ def percentiles(samples: Sequence[float]) -> Figures:
 
 
 def proc_status(pid: int | None = None) -> Figures:
-    """VmRSS (now) and VmHWM (peak) in MB of a process, from /proc; the benchmark's own by default."""
+    """VmRSS (now) and VmHWM (peak) in MB of a process, from /proc; the benchmark's own by default. VmRSS splits
+    into RssAnon (the process's own memory) and RssFile (pages of mapped files: the engine's memory-mapped
+    vectors and indexes, which the kernel can drop and read back under pressure)."""
     found: Figures = {}
     with open(f"/proc/{pid or os.getpid()}/status", encoding="ascii") as status:
         for line in status:
             key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
+            if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
                 found[key] = round(int(value.split()[0]) / 1024, 1)
     return found
 

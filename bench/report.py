@@ -36,8 +36,8 @@ GOALS = (
     Goal("answer overhead before the first token (p50)", ("answer", "overhead_ms", "p50"), 30, "ms", "≤ 30 ms"),
     Goal("sidecar peak RSS, 20k chunks", ("sidecar", "peak_rss_mb"), 600, "MB", "≤ 600 MB"),
     Goal("related notes p50, 10k × 768-d", ("sizes", "10k", "latency_ms", "related", "p50"), 20, "ms", "≤ 20 ms"),
-    Goal("hybrid retrieval p50, 1M × 768-d (`--sizes 1m`)", ("sizes", "1m", "latency_ms", "hybrid", "p50"), 30, "ms",
-         "≤ 30 ms"),
+    Goal("hybrid retrieval p50, 1M × 768-d (`--sizes 1m`)", ("sizes", "1m", "latency_ms", "hybrid", "p50"), 50, "ms",
+         "≤ 50 ms"),
     Goal("RSS after indexing, 1M × 768-d (`--sizes 1m`)", ("sizes", "1m", "memory_after_index_mb", "VmRSS"), 4096,
          "MB", "≤ 4 GB"),
 )  # fmt: skip
@@ -108,6 +108,8 @@ SIZE_ROWS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("bm25s index on the same tokens s", ("bm25s_index_s",), "num"),
     ("peak RSS of the run MB (index + queries + floors)", ("memory_peak_mb",), "num"),
     ("RSS after indexing MB", ("memory_after_index_mb", "VmRSS"), "num"),
+    ("… of it anonymous MB (the process's own)", ("memory_after_index_mb", "RssAnon"), "num"),
+    ("… of it mapped files MB (droppable pages of the engine's files)", ("memory_after_index_mb", "RssFile"), "num"),
     ("on disk MB per 1k chunks (vectors + manifest)", ("disk_mb_per_1k_chunks", "total"), "num"),
 )
 

@@ -54,7 +54,9 @@ class GraphParams:
     segment_ef: int = 256
     """`hnsw_ef` of each graph when a shard has several segments: the engine searches every segment for the
     whole limit and merges, so each segment only has to find its own share of the top k, and the search's cost
-    grows with the segment count. bench/README.md ("Segmented graphs") has the recall and latency per value."""
+    grows with the segment count. At 1M all-minilm vectors in 10 segments, 256 keeps recall@10 / @50 at
+    0.995 / 0.990 in 7.1 ms, 512 0.999 / 0.997 in 11.1 ms, 128 0.984 / 0.974 (bench/README.md, "Segmented
+    graphs")."""
 
     def segments(self, points: int) -> int:
         """How many graph segments a shard of `points` points is built in."""
