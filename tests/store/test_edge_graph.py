@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from qdrant_edge import EdgeShard, PayloadSchemaType, Point, UpdateOperation
 
 from askvault.model import SearchFilters
 from askvault.store.edge_build import (
@@ -15,12 +16,13 @@ from askvault.store.edge_build import (
     RETIRED,
     SEGMENTS,
     STAGING,
+    build_here,
     graph_segments,
     needs_graph,
     read_marker,
     recover,
 )
-from askvault.store.edge_graph import GraphParams, search_params
+from askvault.store.edge_graph import GraphParams, graph_config, plain_config, search_params
 from askvault.store.edge_graph_store import GraphVectorStore
 from tests.store.vector_cases import DIM, FILTER_CASES, check_search_is_exact, check_vectors_read_back, corpus, embed
 
@@ -98,6 +100,7 @@ async def test_graph_is_built_off_process_and_keeps_the_writes_made_meanwhile(
 
     assert store.graph_state == "ready"
     assert read_marker(store.path) == wanted
+    await check_payload_indexes_on_disk(store)
     assert not store.path.with_name(store.path.name + STAGING).exists()
     assert await store.ids() == {c.id for c in chunks[2:]}
     assert (await store.search(vectors[130], 1, SearchFilters()))[0].chunk_id == chunks[130].id
@@ -165,6 +168,13 @@ def test_how_many_graph_segments_a_shard_is_built_in(points: int, segments: int)
     assert SEGMENTED.segments(points) == segments
 
 
+async def check_payload_indexes_on_disk(store: GraphVectorStore) -> None:
+    """The folders, tags and mtime indexes of a graph shard are memory-mapped, not held in memory."""
+    info = await asyncio.to_thread(store._run, "info", lambda shard: shard.info())
+    on_disk = {field: getattr(index.params, "on_disk", None) for field, index in info.payload_schema.items()}
+    assert on_disk == {"folders": True, "tags": True, "mtime": True}
+
+
 @pytest.mark.parametrize(
     ("segments", "filtered", "ef"),
     [(1, False, 512), (3, False, 256), (3, True, None), (1, True, None)],
@@ -202,6 +212,7 @@ async def test_a_big_shard_is_rewritten_one_graph_segment_at_a_time(tmp_path: Pa
         assert (info.points_count, info.indexed_vectors_count) == (149, 149)  # every point in some graph
         assert info.segments_count == 4  # three graph segments and the empty one writes go to
         assert set(info.payload_schema) == {"folders", "tags", "mtime"}
+        await check_payload_indexes_on_disk(store)
         assert read_marker(store.path) == SEGMENTED
         assert graph_segments(store.path) == 3
         assert store._segments == 3  # its searches use `segment_ef`
@@ -215,6 +226,29 @@ async def test_a_big_shard_is_rewritten_one_graph_segment_at_a_time(tmp_path: Pa
         assert await store.ensure_graph() is False  # covered: nothing to rebuild
     finally:
         await store.close()
+
+
+def test_a_rewrite_puts_an_older_shards_payload_indexes_on_disk(tmp_path: Path) -> None:
+    path = tmp_path / "shard"
+    shard = EdgeShard.create(str(path), plain_config(DIM))
+    for field in ("folders", "tags"):
+        shard.update(UpdateOperation.create_field_index(field, PayloadSchemaType.Keyword))  # in memory, as before
+    shard.update(UpdateOperation.create_field_index("mtime", PayloadSchemaType.Float))
+    vectors = embed([c.index_text for c in corpus(150)])
+    shard.update(UpdateOperation.upsert_points([Point(i, v, {"folders": ["a"]}) for i, v in enumerate(vectors)]))
+    shard.flush()
+    shard.close()
+    assert build_here(path, DIM, SEGMENTED) == 150
+    shard = EdgeShard.load(str(path), graph_config(DIM, SEGMENTED, build=False, segmented=True))
+    try:
+        schema = shard.info().payload_schema
+    finally:
+        shard.close()
+    assert {field: getattr(index.params, "on_disk", None) for field, index in schema.items()} == {
+        "folders": True,
+        "tags": True,
+        "mtime": True,
+    }
 
 
 def test_recover_finishes_or_undoes_an_interrupted_swap(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from uuid import UUID
 from qdrant_edge import EdgeConfig, EdgeShard, Point, ScrollRequest, UpdateOperation
 
 from askvault.errors import StoreError
-from askvault.store.edge_graph import GraphParams, graph_config, plain_config
+from askvault.store.edge_graph import GraphParams, graph_config, payload_index, plain_config
 
 log = logging.getLogger(__name__)
 
@@ -156,7 +156,8 @@ def _rewrite_in_segments(source: EdgeShard, target: Path, dim: int, params: Grap
     shard = EdgeShard.create(str(target), config)
     try:
         for field, index in source.info().payload_schema.items():
-            shard.update(UpdateOperation.create_field_index(field, index.data_type))
+            # On disk in the graph segments, whatever the copy's were (an index made by an earlier version).
+            shard.update(UpdateOperation.create_field_index(field, payload_index(index.data_type)))
     except BaseException:
         shard.close()
         raise

@@ -40,7 +40,7 @@ from qdrant_edge import (
 from askvault.errors import StoreError
 from askvault.model import Chunk, RankedId, SearchFilters
 from askvault.store.edge_build import graph_segments, read_marker, recover, shard_config
-from askvault.store.edge_graph import search_params
+from askvault.store.edge_graph import payload_index, search_params
 from askvault.store.payload import (
     CHUNK_ID,
     FOLDERS,
@@ -175,12 +175,12 @@ class EdgeVectorStore:
             indexed = set(shard.info().payload_schema)
             for field in _FILTERED:
                 if field not in indexed:
-                    shard.update(UpdateOperation.create_field_index(field, PayloadSchemaType.Keyword))
+                    shard.update(UpdateOperation.create_field_index(field, payload_index(PayloadSchemaType.Keyword)))
             for field in set(KEYWORD_FIELDS) - set(_FILTERED):
                 if field in indexed:  # made by earlier versions; never matched, ~0.5 KB a point each
                     shard.update(UpdateOperation.delete_field_index(field))
             if MTIME not in indexed:
-                shard.update(UpdateOperation.create_field_index(MTIME, PayloadSchemaType.Float))
+                shard.update(UpdateOperation.create_field_index(MTIME, payload_index(PayloadSchemaType.Float)))
         except Exception as exc:
             shard.close()
             raise StoreError(f"cannot index payload of vector collection at {path}: {exc}") from exc
