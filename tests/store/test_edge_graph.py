@@ -17,8 +17,8 @@ from askvault.store.edge_build import (
     SEGMENTS,
     STAGING,
     build_here,
-    graph_segments,
     needs_graph,
+    read_graph,
     read_marker,
     recover,
 )
@@ -192,10 +192,12 @@ def test_the_search_ef_follows_the_segment_count(segments: int, filtered: bool, 
      ('{"params": {"segment_points": 60}, "points": 150}', 3), ('{"params": {"segment_points": 60}, "points": 60}', 1)],
     ids=["no-marker", "empty", "garbled", "no-points", "three", "one"],
 )  # fmt: skip
-def test_graph_segments_reads_the_marker(tmp_path: Path, marker: str | None, segments: int) -> None:
+def test_read_graph_counts_the_segments_from_the_marker(tmp_path: Path, marker: str | None, segments: int) -> None:
     if marker is not None:
         (tmp_path / MARKER).write_text(marker, encoding="utf-8")
-    assert graph_segments(tmp_path) == segments
+    params, counted = read_graph(tmp_path)
+    assert counted == segments
+    assert (params is None) == (marker is None or '"params"' not in marker)
 
 
 async def test_a_big_shard_is_rewritten_one_graph_segment_at_a_time(tmp_path: Path) -> None:
@@ -214,7 +216,7 @@ async def test_a_big_shard_is_rewritten_one_graph_segment_at_a_time(tmp_path: Pa
         assert set(info.payload_schema) == {"folders", "tags", "mtime"}
         await check_payload_indexes_on_disk(store)
         assert read_marker(store.path) == SEGMENTED
-        assert graph_segments(store.path) == 3
+        assert read_graph(store.path) == (SEGMENTED, 3)
         assert store._segments == 3  # its searches use `segment_ef`
         assert not any(p.name.endswith((STAGING, SEGMENTS)) for p in store.path.parent.iterdir())
         await check_search_is_exact(store, chunks[1:], SearchFilters())  # ef 64 > 50: each graph in full

@@ -41,23 +41,22 @@ REBUILD_SHARE = 0.1
 exactly on every search)."""
 
 
-def read_marker(path: Path) -> GraphParams | None:
+def read_graph(path: Path) -> tuple[GraphParams | None, int]:
+    """The parameters the shard at `path` was given its graph with (None without a graph) and how many graph
+    segments it was built in (1 without a graph, or for a marker written before markers held the points)."""
     try:
         data = json.loads((path / MARKER).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
-    return GraphParams.from_json(data["params"]) if isinstance(data, dict) and "params" in data else None
+        return None, 1
+    if not isinstance(data, dict) or "params" not in data:
+        return None, 1
+    params = GraphParams.from_json(data["params"])
+    points = data.get("points")
+    return params, params.segments(points) if isinstance(points, int) else 1
 
 
-def graph_segments(path: Path) -> int:
-    """How many graph segments the shard at `path` was built in (1 without a graph, or for a marker written before
-    markers held the points)."""
-    params = read_marker(path)
-    try:
-        points = json.loads((path / MARKER).read_text(encoding="utf-8")).get("points", 0)
-    except (OSError, ValueError, AttributeError):
-        return 1
-    return params.segments(points) if params is not None and isinstance(points, int) else 1
+def read_marker(path: Path) -> GraphParams | None:
+    return read_graph(path)[0]
 
 
 def shard_config(path: Path, dim: int) -> EdgeConfig:

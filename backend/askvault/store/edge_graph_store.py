@@ -14,7 +14,7 @@ from uuid import UUID
 from qdrant_edge import EdgeShard, Point, UpdateOperation
 
 from askvault.errors import StoreError
-from askvault.store.edge_build import RETIRED, SEGMENTS, STAGING, graph_segments, needs_graph, run_child, shard_config
+from askvault.store.edge_build import RETIRED, SEGMENTS, STAGING, needs_graph, read_graph, run_child, shard_config
 from askvault.store.edge_graph import GraphParams, graph_config
 from askvault.store.qdrant_edge import MIN_FREE_BYTES, EdgeVectorStore
 
@@ -138,7 +138,7 @@ class GraphVectorStore(EdgeVectorStore):
             gone: list[int | UUID | str] = [point for point in journal if point not in found]
             if gone:
                 new.update(UpdateOperation.delete_points(gone))
-            self._shard, self._graph, self._segments = new, params, graph_segments(self.path)
+            self._shard, self._graph, self._segments = new, params, read_graph(self.path)[1]
             shutil.rmtree(retired, ignore_errors=True)
         finally:
             self._journal = None

@@ -39,7 +39,7 @@ from qdrant_edge import (
 
 from askvault.errors import StoreError
 from askvault.model import Chunk, RankedId, SearchFilters
-from askvault.store.edge_build import graph_segments, read_marker, recover, shard_config
+from askvault.store.edge_build import read_graph, recover, shard_config
 from askvault.store.edge_graph import payload_index, search_params
 from askvault.store.payload import (
     CHUNK_ID,
@@ -127,10 +127,9 @@ class EdgeVectorStore:
         self._write_lock = threading.Lock()
         self._state = threading.Condition()
         self._active = 0
-        self._graph = read_marker(path)
-        """The graph's parameters when the shard has one (unfiltered searches use it), else None."""
-        self._segments = graph_segments(path)
-        """How many segments the graph was built in (the search's `hnsw_ef` depends on it)."""
+        self._graph, self._segments = read_graph(path)
+        """The graph's parameters when the shard has one (unfiltered searches use it), else None; and how many
+        segments it was built in (the search's `hnsw_ef` depends on it)."""
         self._journal: set[str] | None = None
         """Point ids written while a graph is built on a copy: replayed into the copy when it is swapped in."""
         self._swapping = False
