@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from askvault.model import Chunk
-from askvault.retrieve.identifiers import exact_ranking, held
+from askvault.retrieve.identifiers import IdentifierTerms, exact_ranking, held, identifier_terms, may_hold
 
 HELD: list[tuple[str, str, list[str], tuple[str, ...]]] = [
     ("table-row", "| 10.0.0.41 | kodi-livingroom | DHCP |", ["kodi-livingroom"], ("kodi-livingroom",)),
@@ -64,3 +64,39 @@ def test_exact_ranking(candidates: list[str], names: list[str], expected: list[s
     assert ranking == expected
     assert set(found) == set(expected)
     assert all(found[chunk_id] for chunk_id in expected)
+
+
+KODI = identifier_terms(["kodi-livingroom", "kodi", "livingroom"])
+PORT = identifier_terms(["5433"])
+
+
+@pytest.mark.parametrize(
+    ("terms", "expected"),
+    [
+        pytest.param(
+            ["kodi-livingroom", "kodi", "livingroom"], ("kodi-livingroom", {"kodi", "livingroom"}), id="parts"
+        ),
+        pytest.param(["5433"], ("5433", set()), id="whole-only"),
+        pytest.param([], None, id="no-terms"),
+    ],
+)
+def test_identifier_terms(terms: list[str], expected: tuple[str, set[str]] | None) -> None:
+    found = identifier_terms(terms)
+    assert found == (None if expected is None else (expected[0], frozenset(expected[1])))
+
+
+@pytest.mark.parametrize(
+    ("held_terms", "wanted", "may"),
+    [
+        pytest.param(None, [PORT], True, id="not-in-the-index"),
+        pytest.param(frozenset({"kodi-livingroom", "cron"}), [KODI], True, id="the-whole-term"),
+        pytest.param(frozenset({"kodi", "livingroom"}), [KODI], True, id="every-part"),
+        pytest.param(frozenset({"kodi"}), [KODI], False, id="one-part"),
+        pytest.param(frozenset({"cron"}), [KODI, PORT], False, id="none"),
+        pytest.param(frozenset({"5433"}), [KODI, PORT], True, id="the-second"),
+        pytest.param(frozenset(), [None], True, id="an-identifier-without-terms"),
+        pytest.param(frozenset({"kodi", "livingroom"}), [], False, id="nothing-wanted"),
+    ],
+)
+def test_may_hold(held_terms: frozenset[str] | None, wanted: list[IdentifierTerms], may: bool) -> None:
+    assert may_hold(held_terms, wanted) is may

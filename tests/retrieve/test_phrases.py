@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from askvault.retrieve.fusion import Fused
-from askvault.retrieve.phrases import pair_share, term_pairs, with_phrase_scores
+from askvault.retrieve.phrases import pair_share, pairs_held, term_pairs, with_phrase_scores
 
 
 @pytest.mark.parametrize(
@@ -34,6 +34,38 @@ def test_term_pairs(terms: list[str], pairs: set[tuple[str, str]]) -> None:
 )
 def test_pair_share(query: list[str], chunk: list[str], share: float) -> None:
     assert pair_share(term_pairs(query), chunk) == share
+
+
+WANTED = frozenset({("sunday", "morn"), ("morn", "job")})
+
+
+@pytest.mark.parametrize(
+    ("held", "possible"),
+    [
+        pytest.param(None, WANTED, id="not-indexed-every-pair"),
+        pytest.param(frozenset(), frozenset(), id="holds-nothing"),
+        pytest.param(frozenset({"morn"}), frozenset(), id="one-term-of-each-pair"),
+        pytest.param(frozenset({"sunday", "job"}), frozenset(), id="the-ends-without-the-middle"),
+        pytest.param(frozenset({"morn", "job", "cron"}), frozenset({("morn", "job")}), id="one-pair"),
+        pytest.param(frozenset({"sunday", "morn", "job"}), WANTED, id="every-term"),
+    ],
+)
+def test_pairs_held(held: frozenset[str] | None, possible: frozenset[tuple[str, str]]) -> None:
+    assert pairs_held(WANTED, held) == possible
+
+
+@pytest.mark.parametrize(
+    ("possible", "share"),
+    [
+        pytest.param(None, 0.5, id="all-looked-for"),
+        pytest.param(frozenset({("morn", "job")}), 0.5, id="the-one-it-holds"),
+        pytest.param(frozenset({("sunday", "morn")}), 0.0, id="a-subset-without-it"),
+    ],
+)
+def test_pair_share_of_the_possible_pairs_counts_against_all(
+    possible: frozenset[tuple[str, str]] | None, share: float
+) -> None:
+    assert pair_share(WANTED, ["every", "morn", "job", "run", "sunday"], possible) == share
 
 
 FUSED = [Fused("a", 0.9, {"dense": 1}), Fused("b", 0.87, {"keyword": 1}), Fused("c", 0.5, {"dense": 2})]

@@ -88,6 +88,42 @@ def test_terms_in_half_the_chunks_or_more_still_count() -> None:
     assert all(r.score > 0 for r in everywhere.search("docker", limit=10).ranked)
 
 
+@pytest.mark.parametrize(
+    ("terms", "chunk_ids", "held"),
+    [
+        pytest.param(
+            ["kodi", "backup"], ["a", "b", "c"], {"a": {"kodi"}, "b": {"kodi", "backup"}, "c": set()}, id="each"
+        ),
+        pytest.param(["kodi"], ["gone", "a"], {"a": {"kodi"}}, id="an-unindexed-chunk-is-left-out"),
+        pytest.param(["never", "cron"], ["a", "c"], {"a": set(), "c": {"cron"}}, id="unknown-term"),
+        pytest.param(["kodi", "kodi"], ["b", "b"], {"b": {"kodi"}}, id="repeats"),
+        pytest.param(["kodi"], [], {}, id="no-chunks"),
+        pytest.param([], ["a"], {"a": set()}, id="no-terms"),
+    ],
+)
+def test_held_terms(terms: list[str], chunk_ids: list[str], held: dict[str, set[str]]) -> None:
+    index = index_of(("a", "Kodi library"), ("b", "kodi backup"), ("c", "cron nightly"))
+    assert index.held_terms(terms, chunk_ids) == {cid: frozenset(found) for cid, found in held.items()}
+
+
+def test_held_terms_read_the_postings_at_every_position() -> None:
+    # Postings long enough that a binary search lands on the first, last and past-the-end places.
+    docs = [(f"c{i:03}", "kodi backup" if i % 3 == 0 else "kodi" if i % 3 == 1 else "cron") for i in range(300)]
+    index = index_of(*docs)
+    found = index.held_terms(["kodi", "backup", "cron"], [cid for cid, _ in docs])
+    for cid, text in docs:
+        assert found[cid] == frozenset(Tokenizer().tokenize(text)), cid
+    assert index.terms_in(["backup", "cron"], ["c001", "c004"]) == set()
+    assert index.terms_in(["backup", "cron"], ["c001", "c297"]) == {"backup"}
+    assert index.terms_in(["backup", "cron"], ["c001", "c299"]) == {"cron"}
+
+
+def test_held_terms_follow_a_rebuild() -> None:
+    index = index_of(("a", "kodi library"), ("b", "kodi backup"))
+    index.rebuild([("a", "cron nightly"), ("b", "kodi backup")])
+    assert index.held_terms(["kodi", "cron"], ["a", "b"]) == {"a": frozenset({"cron"}), "b": frozenset({"kodi"})}
+
+
 def test_filter_applies_before_truncation() -> None:
     best = [(f"private/{i}", "kodi kodi kodi") for i in range(5)]
     rest = [(f"public/{i}", "kodi backup notes") for i in range(5)]

@@ -204,6 +204,25 @@ async def test_closed_store_refuses_calls_and_close_waits_for_searches(tmp_path:
         await store.search(query, 5, SearchFilters())
 
 
+async def test_a_search_runs_on_the_loop_but_waits_out_a_swap_in_a_thread(store: EdgeVectorStore) -> None:
+    await fill(store)
+    query = embed(["postgres port"])[0]
+    expected = await store.search(query, 5, SearchFilters())  # no swap: on the calling thread
+    with store._state:
+        store._swapping = True  # what `_swap_in` sets while it replaces the shard
+    waiting = asyncio.ensure_future(store.search(query, 5, SearchFilters()))
+    ticks = 0
+    for _ in range(20):  # the loop keeps running while the search waits
+        await asyncio.sleep(0.005)
+        ticks += 1
+    assert not waiting.done()
+    assert ticks == 20
+    with store._state:
+        store._swapping = False
+        store._state.notify_all()
+    assert await asyncio.wait_for(waiting, 10) == expected
+
+
 def folder_names(path: Path) -> list[str]:
     return sorted(p.name for p in path.iterdir())
 

@@ -231,8 +231,9 @@ class HybridSearcher:
         boosts: dict[str, list[str]] = {}
         texts = HitTexts(self._catalog, chunks)
         if mode == "hybrid" and self._params.identifier_weight > 0:
-            if query.identifiers:  # matched in the candidates' texts: read them all, in one go
-                texts.read([f.chunk_id for f in fused_ranking])
+            if query.identifiers:  # matched in the candidates' texts: read those that may hold one, in one go
+                lead = max(k, self._params.phrase_candidates)
+                texts.read(self._boosts.identifier_candidates(query, fused_ranking, chunks, lead))
             fused_ranking = self._boosts.exact_identifiers(query, fused_ranking, weights, texts.full, boosts)
         if mode == "hybrid" and self._params.phrase_weight > 0:
             # The leaders' texts: usually the hits themselves, so the read that shows them is the one made here.

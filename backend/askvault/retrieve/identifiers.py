@@ -36,6 +36,32 @@ def held(text: str, identifiers: Sequence[str]) -> tuple[str, ...]:
     return tuple(i for i in identifiers if i in folded and literal_pattern(i).search(folded) is not None)
 
 
+IdentifierTerms = tuple[str, frozenset[str]] | None
+"""An identifier as a note's keyword terms: the whole token's term and its parts' (`kodi-livingroom` → the whole,
+`kodi`, `livingroom`); None when tokenizing gives no term to look for."""
+
+
+def identifier_terms(terms: Sequence[str]) -> IdentifierTerms:
+    """`IdentifierTerms` from an identifier's terms as the keyword index tokenizes it (whole first, then parts)."""
+    return (terms[0], frozenset(terms[1:])) if terms else None
+
+
+def may_hold(held: frozenset[str] | None, wanted: Sequence[IdentifierTerms]) -> bool:
+    """Whether a chunk whose postings hold `held` (None: not in the keyword index) can hold one of the `wanted`
+    identifiers literally: it holds the whole token's term, or every one of its parts (`kodi-livingroom's` keeps
+    the possessive on the whole term, `x.-kodi-livingroom` makes a longer one, but the parts are there). An
+    identifier with no term, or a chunk the index does not know, can only be told by its text."""
+    if held is None:
+        return True
+    for terms in wanted:
+        if terms is None:
+            return True
+        whole, parts = terms
+        if whole in held or (parts and parts <= held):
+            return True
+    return False
+
+
 def exact_ranking(
     candidates: Sequence[str], chunks: Mapping[str, Chunk], identifiers: Sequence[str]
 ) -> tuple[list[str], dict[str, tuple[str, ...]]]:

@@ -22,11 +22,22 @@ def term_pairs(terms: Sequence[str]) -> frozenset[Pair]:
     return frozenset(pairwise(terms))
 
 
-def pair_share(wanted: frozenset[Pair], terms: Sequence[str]) -> float:
-    """The share of `wanted` pairs that occur side by side in `terms`; 0.0 when there is nothing to look for."""
+def pair_share(wanted: frozenset[Pair], terms: Sequence[str], possible: frozenset[Pair] | None = None) -> float:
+    """The share of `wanted` pairs that occur side by side in `terms`; 0.0 when there is nothing to look for.
+    `possible` (a subset of `wanted`: `pairs_held`) is what to look for in `terms`, the share still of `wanted`."""
     if not wanted:
         return 0.0
-    return len(wanted & term_pairs(terms)) / len(wanted)
+    looked_for = wanted if possible is None else possible
+    return len(looked_for & term_pairs(terms)) / len(wanted)
+
+
+def pairs_held(wanted: frozenset[Pair], held: frozenset[str] | None) -> frozenset[Pair]:
+    """The `wanted` pairs whose two terms a chunk holds (`held`, from the keyword index's postings); all of them
+    when the index does not know the chunk (None). Only these can occur side by side, so a chunk left with none
+    needs no tokenizing: its share is 0."""
+    if held is None:
+        return wanted
+    return frozenset(pair for pair in wanted if pair[0] in held and pair[1] in held)
 
 
 def with_phrase_scores(

@@ -10,9 +10,9 @@ from askvault.parse.links import LinkResolver
 from askvault.query.analyse import AnalysedQuery
 from askvault.query.mentions import Mention
 from askvault.retrieve.fusion import Fused, add_share
-from askvault.retrieve.identifiers import exact_ranking
+from askvault.retrieve.identifiers import IdentifierTerms, exact_ranking, identifier_terms, may_hold
 from askvault.retrieve.mentions import alias_index, best_of, has_tag, heading_matches, promote, resolve_note
-from askvault.retrieve.phrases import Pair, pair_share, term_pairs, with_phrase_scores
+from askvault.retrieve.phrases import pair_share, pairs_held, term_pairs, with_phrase_scores
 from askvault.store.protocol import KeywordIndex
 
 
@@ -42,6 +42,24 @@ class QueryBoosts:
         self._keywords = keywords
         self._resolver: tuple[Mapping[str, ChunkInfo], LinkResolver, dict[str, str], dict[str, str]] | None = None
 
+    def identifier_candidates(
+        self, query: AnalysedQuery, fused: list[Fused], chunks: Mapping[str, ChunkInfo], lead: int
+    ) -> list[str]:
+        """The candidates whose texts `exact_identifiers` must read: the first `lead` (shown or phrase-scored, so
+        read anyway), and past them those the keyword postings say may hold an identifier (`may_hold`, in the
+        chunk's own language). Most candidates hold none, and a text read costs more than the postings do."""
+        ids = [f.chunk_id for f in fused]
+        rest = [chunk_id for chunk_id in ids[lead:] if chunk_id in chunks]
+        if not query.identifiers or not rest:
+            return ids
+        wanted: dict[str, list[IdentifierTerms]] = {
+            language: [identifier_terms(self._keywords.tokenize(i, language)) for i in query.identifiers]
+            for language in dict.fromkeys(chunks[chunk_id].language for chunk_id in rest)
+        }
+        terms = sorted({term for found in wanted.values() for t in found if t is not None for term in (t[0], *t[1])})
+        held = self._keywords.held_terms(terms, rest)
+        return ids[:lead] + [c for c in rest if may_hold(held.get(c), wanted[chunks[c].language])]
+
     def exact_identifiers(
         self,
         query: AnalysedQuery,
@@ -66,18 +84,23 @@ class QueryBoosts:
         """Adds the phrase share over the first `phrase_candidates` fused chunks: each is tokenized as the keyword
         index tokenizes its note, and the question the same way, so pairs meet in the chunk's own language.
         `chunks` holds the leaders with their texts (one missing is left out)."""
-        wanted: dict[str, frozenset[Pair]] = {}
+        leaders = [c for f in fused[: self._params.phrase_candidates] if (c := chunks.get(f.chunk_id)) is not None]
+        wanted = {
+            language: term_pairs(self._keywords.tokenize(query.text, language))
+            for language in dict.fromkeys(chunk.language for chunk in leaders)
+        }
+        terms = sorted({term for pairs in wanted.values() for pair in pairs for term in pair})
+        # Most leaders lack one of each pair's terms (the postings say which they hold): only the rest are
+        # tokenized. A question of one word has no pair, and no leader is tokenized at all.
+        held = self._keywords.held_terms(terms, [chunk.id for chunk in leaders]) if terms else {}
         shares: dict[str, float] = {}
-        for f in fused[: self._params.phrase_candidates]:
-            chunk = chunks.get(f.chunk_id)
-            if chunk is None:
-                continue
-            pairs = wanted.get(chunk.language)
-            if pairs is None:
-                pairs = wanted[chunk.language] = term_pairs(self._keywords.tokenize(query.text, chunk.language))
-            # A question of one word has no pair: its leaders are not tokenized at all.
-            shares[f.chunk_id] = (
-                pair_share(pairs, self._keywords.tokenize(chunk.index_text, chunk.language)) if pairs else 0.0
+        for chunk in leaders:
+            pairs = wanted[chunk.language]
+            possible = pairs_held(pairs, held.get(chunk.id)) if pairs else pairs
+            shares[chunk.id] = (
+                pair_share(pairs, self._keywords.tokenize(chunk.index_text, chunk.language), possible)
+                if possible
+                else 0.0
             )
         return with_phrase_scores(fused, shares, weights, self._params.phrase_weight)
 

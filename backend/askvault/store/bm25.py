@@ -176,17 +176,29 @@ class Bm25Index:
     def terms_in(self, terms: Sequence[str], chunk_ids: Collection[str]) -> set[str]:
         """The terms (already analysed, as `search` reports them) that occur in at least one of `chunk_ids`, read
         from the same postings a search scores: what a chunk matches is exactly what ranked it."""
-        snap = self._snapshot
-        wanted = set(chunk_ids)
-        numbers = np.fromiter((i for i, cid in enumerate(snap.ids) if cid in wanted), dtype=np.int32)
         held: set[str] = set()
-        if not len(numbers):
-            return held
-        for term in terms:
+        for terms_of_chunk in self.held_terms(terms, chunk_ids).values():
+            held |= terms_of_chunk
+        return held
+
+    def held_terms(self, terms: Sequence[str], chunk_ids: Collection[str]) -> dict[str, frozenset[str]]:
+        """For each of `chunk_ids` in this snapshot, which of `terms` (analysed) its postings hold; a chunk the
+        snapshot lacks is left out. One binary search per term over its postings (chunks ascend within a term),
+        so the cost grows with the terms and chunks asked about, not with the vault."""
+        snap = self._snapshot
+        numbers = {cid: snap.numbers[cid] for cid in chunk_ids if cid in snap.numbers}
+        if not numbers:
+            return {}
+        wanted = np.unique(np.fromiter(numbers.values(), dtype=np.int32, count=len(numbers)))
+        held: dict[int, set[str]] = {number: set() for number in wanted.tolist()}
+        for term in dict.fromkeys(terms):
             number = snap.vocab.get(term)
             if number is None or number >= len(snap.idf):
                 continue
             docs = snap.docs[int(snap.indptr[number]) : int(snap.indptr[number + 1])]
-            if np.isin(docs, numbers).any():
-                held.add(term)
-        return held
+            if not len(docs):
+                continue
+            at = np.minimum(np.searchsorted(docs, wanted), len(docs) - 1)
+            for found in wanted[docs[at] == wanted].tolist():
+                held[found].add(term)
+        return {cid: frozenset(held[number]) for cid, number in numbers.items()}

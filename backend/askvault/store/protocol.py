@@ -96,6 +96,10 @@ class KeywordIndex(Protocol):
         """Which of these analysed terms (`KeywordResult.terms`) at least one of these chunks holds."""
         ...
 
+    def held_terms(self, terms: Sequence[str], chunk_ids: Collection[str]) -> dict[str, frozenset[str]]:
+        """For each of these chunks the index holds, which of these analysed terms it holds (absent: not indexed)."""
+        ...
+
     def tokenize(self, text: str, language: str = "") -> list[str]:
         """Text's terms in order, repeats kept, as this index tokenizes a note in `language` ("": the default)."""
         ...
