@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
+import regex
 
 from askvault.model import Chunk
-from askvault.retrieve.identifiers import IdentifierTerms, exact_ranking, held, identifier_terms, may_hold
+from askvault.retrieve.identifiers import IdentifierTerms, exact_ranking, held, holds_whole, identifier_terms, may_hold
 
 HELD: list[tuple[str, str, list[str], tuple[str, ...]]] = [
     ("table-row", "| 10.0.0.41 | kodi-livingroom | DHCP |", ["kodi-livingroom"], ("kodi-livingroom",)),
@@ -100,3 +103,22 @@ def test_identifier_terms(terms: list[str], expected: tuple[str, set[str]] | Non
 )
 def test_may_hold(held_terms: frozenset[str] | None, wanted: list[IdentifierTerms], may: bool) -> None:
     assert may_hold(held_terms, wanted) is may
+
+
+def reference_pattern(identifier: str) -> regex.Pattern[str]:
+    """The definition as one pattern: not glued on either side by a letter or digit, or a weak joiner before one."""
+    alnum, weak = r"[\p{L}\p{N}]", r"[._\-~+]"
+    return regex.compile(rf"(?<!{alnum}|{alnum}{weak}){regex.escape(identifier)}(?!{alnum}|{weak}{alnum})")
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_holds_whole_is_the_pattern(seed: int) -> None:
+    draw = random.Random(seed)
+    alphabet = "ab1-._~+/:@= é٣x"
+    for _ in range(300):
+        identifier = "".join(draw.choice("ab1-.") for _ in range(draw.randint(1, 3)))
+        text = "".join(draw.choice(alphabet) for _ in range(draw.randint(0, 14)))
+        assert holds_whole(text, identifier) is (reference_pattern(identifier).search(text) is not None), (
+            identifier,
+            text,
+        )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import random
 from collections.abc import Mapping, Sequence
 
 import pytest
@@ -95,3 +97,42 @@ def _terms(*dfs: int) -> list[TermStat]:
 )
 def test_vocabulary_coverage(terms: list[TermStat], expected: float) -> None:
     assert vocabulary_coverage(terms) == pytest.approx(expected)
+
+
+def spelled_out(scored: Scored, weights: Mapping[str, float]) -> list[tuple[str, float, dict[str, int]]]:
+    """The definition, written plainly: each chunk's normalised shares summed with fsum, sorted by (−score, best
+    single rank, method listed first, id)."""
+    total = math.fsum(weights.values())
+    ranks: dict[str, dict[str, int]] = {}
+    parts: dict[str, list[float]] = {}
+    for method, entries in scored.items():
+        values = [score for _, score in entries if math.isfinite(score)]
+        low, high = (min(values), max(values)) if values else (0.0, 0.0)
+        for position, (chunk_id, score) in enumerate(entries, start=1):
+            if method in ranks.setdefault(chunk_id, {}):
+                continue
+            ranks[chunk_id][method] = position
+            norm = (score - low) / (high - low) if high > low and math.isfinite(score) else 1.0
+            parts.setdefault(chunk_id, []).append(weights[method] / total * norm)
+    order = {method: number for number, method in enumerate(scored)}
+    rows = [(chunk_id, math.fsum(parts[chunk_id]), by_method) for chunk_id, by_method in ranks.items()]
+    return sorted(rows, key=lambda r: (-r[1], *min((rank, order[m]) for m, rank in r[2].items()), r[0]))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_equals_the_definition_bit_for_bit(seed: int) -> None:
+    draw = random.Random(seed)
+    pool = [f"c{i}" for i in range(draw.randint(1, 60))]
+    methods = ["keyword", "dense", "exact"][: draw.randint(1, 3)]
+    # Scores drawn from a few values, so ties and repeats across legs are common; a chunk may be listed twice.
+    scored = {
+        method: [
+            (draw.choice(pool), draw.choice([0.0, 0.1, 0.3, 0.3, 0.7, 1.0, 12.5])) for _ in range(draw.randint(0, 50))
+        ]
+        for method in methods
+    }
+    weights = {method: draw.choice([0.0, 0.35, 1.0, 1.0, 2.0]) for method in methods}
+    if not math.fsum(weights.values()):
+        weights[methods[0]] = 1.0
+    fused = score_fusion(scored, weights)
+    assert [(f.chunk_id, f.score, f.ranks) for f in fused] == spelled_out(scored, weights)

@@ -71,6 +71,8 @@ class VisibilityGuard:
         self._headings = {heading_key(h): h for h in vault.exclude_headings if heading_key(h)}
         """Excluded heading keys → the heading as configured (named when explaining why a chunk is hidden)."""
         self._filter = VaultFilter(vault)
+        self._root = str(vault.root)
+        self._app_json: dict[str, str] = {}
         self._stamp = self._app_json_stamp(self._filter.config_dir)
         self._opted_out: dict[tuple[str, int], bool] = {}
 
@@ -78,7 +80,11 @@ class VisibilityGuard:
         if config_dir is None:
             return _Stamp(None, 0, 0)
         try:
-            info = os.stat(self._vault.root / config_dir / "app.json")
+            # A plain string, joined once: this runs for every hit, and a pathlib join costs more than the stat.
+            path = self._app_json.get(config_dir)
+            if path is None:
+                path = self._app_json[config_dir] = os.path.join(self._root, config_dir, "app.json")
+            info = os.stat(path)
         except OSError:
             return _Stamp(config_dir, -1, -1)
         return _Stamp(config_dir, info.st_mtime_ns, info.st_size)
@@ -127,7 +133,7 @@ class VisibilityGuard:
     def _now_opted_out(self, chunk: ChunkInfo) -> bool:
         """True when the note changed since it was indexed and now opts out (or cannot be read: fail closed)."""
         try:
-            info = os.stat(os.path.join(self._vault.root, chunk.path))
+            info = os.stat(os.path.join(self._root, chunk.path))
         except OSError:
             return False  # deleted, not excluded: the next reconcile removes it
         if info.st_mtime_ns / 1e9 == chunk.mtime:
@@ -137,7 +143,7 @@ class VisibilityGuard:
         if cached is not None:
             return cached
         try:
-            with open(os.path.join(self._vault.root, chunk.path), "rb") as handle:
+            with open(os.path.join(self._root, chunk.path), "rb") as handle:
                 head = handle.read(_HEAD_BYTES)
             text = normalize_newlines(head.decode("utf-8", errors="replace").removeprefix("\ufeff"))
             result = read_frontmatter(text.split("\n"), self._vault.opt_out_key).opted_out

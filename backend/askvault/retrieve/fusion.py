@@ -74,23 +74,40 @@ def score_fusion(
     total = math.fsum(weight.values()) or 1.0
     parts: dict[str, list[float]] = {}
     ranks: dict[str, dict[str, int]] = {}
-    for method, entries in scored.items():
+    best: dict[str, tuple[int, int]] = {}
+    """Each chunk's best (rank, method number): its tie-break after the score."""
+    for number, (method, entries) in enumerate(scored.items()):
         values = [score for _, score in entries if math.isfinite(score)]
         low, high = (min(values), max(values)) if values else (0.0, 0.0)
+        share = weight[method] / total
         for position, (chunk_id, score) in enumerate(entries, start=1):
-            if method in ranks.setdefault(chunk_id, {}):
+            by_method = ranks.get(chunk_id)
+            if by_method is None:
+                by_method = ranks[chunk_id] = {}
+                parts[chunk_id] = []
+                best[chunk_id] = (position, number)
+            elif method in by_method:
                 continue  # listed twice: the better (first) place counts
-            ranks[chunk_id][method] = position
+            elif (position, number) < best[chunk_id]:
+                best[chunk_id] = (position, number)
+            by_method[method] = position
             norm = (score - low) / (high - low) if high > low and math.isfinite(score) else 1.0
-            parts.setdefault(chunk_id, []).append(weight[method] / total * norm)
-    order = {method: number for number, method in enumerate(scored)}
+            parts[chunk_id].append(share * norm)
+    # Two addends: `+` rounds exactly as fsum does; more go through fsum, so the method order never matters.
+    keyed = [
+        (-(_total(parts[chunk_id])), *best[chunk_id], chunk_id, by_method) for chunk_id, by_method in ranks.items()
+    ]
+    keyed.sort(key=lambda item: item[:4])
+    return [Fused(chunk_id, -negated, by_method) for negated, _, _, chunk_id, by_method in keyed]
 
-    def sort_key(item: Fused) -> tuple[float, int, int, str]:
-        best_rank, best_method = min((rank, order[method]) for method, rank in item.ranks.items())
-        return (-item.score, best_rank, best_method, item.chunk_id)
 
-    fused = (Fused(chunk_id, math.fsum(parts[chunk_id]), by_method) for chunk_id, by_method in ranks.items())
-    return sorted(fused, key=sort_key)
+def _total(values: Sequence[float]) -> float:
+    """The exactly rounded sum (`math.fsum`), without its cost for one or two values, which `+` rounds the same."""
+    if len(values) == 1:
+        return values[0]
+    if len(values) == 2:
+        return values[0] + values[1]
+    return math.fsum(values)
 
 
 def add_share(
