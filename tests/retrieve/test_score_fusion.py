@@ -10,7 +10,7 @@ import pytest
 
 from askvault.errors import BadRequest
 from askvault.model import TermStat
-from askvault.retrieve.fusion import Fused, rrf, score_fusion, vocabulary_coverage
+from askvault.retrieve.fusion import Fused, add_share, rrf, score_fusion, vocabulary_coverage
 
 Scored = Mapping[str, Sequence[tuple[str, float]]]
 
@@ -136,3 +136,26 @@ def test_equals_the_definition_bit_for_bit(seed: int) -> None:
         weights[methods[0]] = 1.0
     fused = score_fusion(scored, weights)
     assert [(f.chunk_id, f.score, f.ranks) for f in fused] == spelled_out(scored, weights)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_add_share_equals_its_definition(seed: int) -> None:
+    draw = random.Random(seed)
+    fused = [
+        Fused(f"c{i}", draw.choice([0.0, 0.2, 0.5, 0.5, 0.9]), {"dense": i + 1}) for i in range(draw.randint(0, 40))
+    ]
+    bonus = {f.chunk_id: draw.choice([0.0, 0.5, 1.0]) for f in fused if draw.random() < 0.4}
+    ranks = {chunk_id: {"exact": n} for n, chunk_id in enumerate(bonus, start=1)}
+    legs = {"dense": 1.0, "keyword": draw.choice([0.0, 1.0])}
+    share = 0.1 / sum(legs.values())
+    rescored = [
+        Fused(
+            f.chunk_id,
+            (f.score + share * bonus.get(f.chunk_id, 0.0)) / (1.0 + share),
+            {**f.ranks, **ranks.get(f.chunk_id, {})},
+        )
+        for f in fused
+    ]
+    place = {f.chunk_id: i for i, f in enumerate(fused)}
+    expected = sorted(rescored, key=lambda f: (-f.score, place[f.chunk_id]))
+    assert add_share(fused, bonus, 0.1, legs, ranks) == expected

@@ -123,16 +123,17 @@ def add_share(
     chunks (the identifier ranking's own). Ties keep the fused order."""
     share = weight / (sum(legs.values()) or 1.0)
     extra = ranks or {}
-    rescored = [
-        Fused(
-            f.chunk_id,
-            (f.score + share * bonus.get(f.chunk_id, 0.0)) / (1.0 + share),
-            {**f.ranks, **extra[f.chunk_id]} if f.chunk_id in extra else f.ranks,
+    # (−score, place) is unique, so the tuples sort in C without ever comparing two `Fused`.
+    keyed = [
+        (
+            -(score := (f.score + share * bonus.get(f.chunk_id, 0.0)) / (1.0 + share)),
+            place,
+            Fused(f.chunk_id, score, {**f.ranks, **extra[f.chunk_id]} if f.chunk_id in extra else f.ranks),
         )
-        for f in fused
+        for place, f in enumerate(fused)
     ]
-    order = {f.chunk_id: i for i, f in enumerate(fused)}
-    return sorted(rescored, key=lambda f: (-f.score, order[f.chunk_id]))
+    keyed.sort()
+    return [item[2] for item in keyed]
 
 
 def vocabulary_coverage(terms: Sequence[TermStat]) -> float:
