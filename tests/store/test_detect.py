@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
 import threading
 
 import pytest
+import regex
 
-from askvault.store.detect import LanguageDetector, shared_detector
+from askvault.store.cjk import has_cjk
+from askvault.store.detect import MIN_LETTERS, SAMPLE_CHARS, LanguageDetector, _sample, shared_detector
 
 DETECTOR = shared_detector()
 
@@ -65,3 +68,41 @@ def test_one_detector_is_shared_and_threads_agree() -> None:
 def test_the_version_names_what_decides() -> None:
     assert DETECTOR.version.startswith("py3langid 0.4.0 ")
     assert LanguageDetector(min_confidence=0.9).version != DETECTOR.version
+
+
+def sample_by_loop(text: str) -> list[str] | None:
+    """The sample as first written: words one by one until enough letters, a CJK character counting three."""
+    words: list[str] = []
+    size = 0
+    for word in regex.findall(r"\p{L}[\p{L}\p{M}'’]*", text):
+        words.append(word)
+        size += len(word) * 3 if has_cjk(word) else len(word)
+        if size >= SAMPLE_CHARS:
+            break
+    return words if size >= MIN_LETTERS else None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("", id="empty"),
+        pytest.param("nginx 1.25", id="too-few-letters"),
+        pytest.param("word " * 400, id="long-ascii"),
+        pytest.param("x" * (2 * SAMPLE_CHARS - 3) + " tail words here", id="a-word-cut-by-the-head"),
+        pytest.param("a " * SAMPLE_CHARS + "long", id="reached-on-the-last-word-of-the-head"),
+        pytest.param("Küche und Straße " * 60, id="non-ascii-letters"),
+        pytest.param("服务器备份 " * 60 + "english after", id="cjk"),
+        pytest.param("`code` 123 " * 300 + "finally some words", id="letters-only-after-the-head"),
+    ],
+)
+def test_sample_is_the_loop(text: str) -> None:
+    assert _sample(text) == sample_by_loop(text)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_sample_is_the_loop_on_random_texts(seed: int) -> None:
+    draw = random.Random(seed)
+    pieces = ["word", "Ünïcode", "服务", "x", "'s", "12", " ", "\n", "-", "’", "é"]
+    for _ in range(50):
+        text = "".join(draw.choice(pieces) for _ in range(draw.randint(0, 900)))
+        assert _sample(text) == sample_by_loop(text)
