@@ -189,16 +189,21 @@ class Bm25Index:
         numbers = {cid: snap.numbers[cid] for cid in chunk_ids if cid in snap.numbers}
         if not numbers:
             return {}
-        wanted = np.unique(np.fromiter(numbers.values(), dtype=np.int32, count=len(numbers)))
-        held: dict[int, set[str]] = {number: set() for number in wanted.tolist()}
+        order = sorted(set(numbers.values()))
+        wanted = np.asarray(order, dtype=np.int32)
+        held: dict[int, set[str]] = {number: set() for number in order}
+        indptr, size = snap.indptr, len(snap.idf)
         for term in dict.fromkeys(terms):
             number = snap.vocab.get(term)
-            if number is None or number >= len(snap.idf):
+            if number is None or number >= size:
                 continue
-            docs = snap.docs[int(snap.indptr[number]) : int(snap.indptr[number + 1])]
-            if not len(docs):
+            start, end = int(indptr[number]), int(indptr[number + 1])
+            if start == end:
                 continue
-            at = np.minimum(np.searchsorted(docs, wanted), len(docs) - 1)
-            for found in wanted[docs[at] == wanted].tolist():
-                held[found].add(term)
+            docs = snap.docs[start:end]
+            # Where each wanted chunk would sit; clipped, so one past the end compares with the last posting.
+            found = np.take(docs, docs.searchsorted(wanted), mode="clip") == wanted
+            for chunk, holds in zip(order, found.tolist(), strict=True):
+                if holds:
+                    held[chunk].add(term)
         return {cid: frozenset(held[number]) for cid, number in numbers.items()}
