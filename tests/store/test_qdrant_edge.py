@@ -14,8 +14,9 @@ import pytest
 
 from askvault.errors import StoreError
 from askvault.model import SearchFilters
+from askvault.store.edge_collections import drop_collection, list_collections
 from askvault.store.payload import storage_name
-from askvault.store.qdrant_edge import EdgeVectorStore, drop_collection, list_collections
+from askvault.store.qdrant_edge import EdgeVectorStore
 from tests.store.vector_cases import (
     DIM,
     FILTER_CASES,

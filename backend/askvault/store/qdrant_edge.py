@@ -4,7 +4,8 @@ Search is exact (brute force over float32 vectors, filters applied inside the sc
 millisecond or two, recall is 1.0 by construction and there is no HNSW graph to build; see docs/decisions.md.
 A shard that was given a graph (`edge_graph`, built off-process by `edge_build`) answers unfiltered searches
 from it.
-Every engine call runs in a worker thread (the engine releases the GIL); writes are serialised by a lock and
+Writes and other long calls run in a worker thread; a search runs on the calling thread, since the engine holds
+the GIL for a whole query (docs/decisions.md, "The search path at 10k"). Writes are serialised by a lock and
 `close` waits for calls still running, so a shard is never closed under a query.
 """
 
@@ -41,6 +42,7 @@ from qdrant_edge import (
 from askvault.errors import StoreError
 from askvault.model import Chunk, RankedId, SearchFilters
 from askvault.store.edge_build import read_graph, recover, shard_config
+from askvault.store.edge_collections import CONFIG_FILE, claim, release
 from askvault.store.edge_graph import payload_index, search_params
 from askvault.store.payload import (
     CHUNK_ID,
@@ -51,7 +53,6 @@ from askvault.store.payload import (
     check_dims,
     check_upsert,
     chunk_payload,
-    collection_of,
     filter_terms,
     point_id,
     storage_name,
@@ -59,7 +60,6 @@ from askvault.store.payload import (
 
 T = TypeVar("T")
 
-_CONFIG_FILE = "edge_config.json"
 MIN_FREE_BYTES = 64 * 1024 * 1024
 """The engine writes through memory-mapped, preallocated 32 MiB WAL segments: on a full disk such a write kills
 the whole process with SIGBUS instead of failing. Below this much free space writes are refused with a
@@ -69,11 +69,6 @@ _FILTERED = (FOLDERS, TAGS)
 """The keyword fields filters match (with the float `mtime`): `chunk_id` and `path` are only read back, and an
 index on them would hold every chunk's id and path in memory (≈ 1 KB a point together, 1 GB at a million)."""
 _SCROLL_PAGE = 2048
-
-# Folders opened by this process: a second open would fail on the engine's lock, and dropping an open
-# collection would pull the files from under it.
-_open_paths: set[Path] = set()
-_open_paths_lock = threading.Lock()
 
 
 def _config(dim: int) -> EdgeConfig:
@@ -141,15 +136,11 @@ class EdgeVectorStore:
         if dim <= 0:
             raise ValueError(f"vector dimension must be positive, not {dim}")
         path = (dir / storage_name(collection)).resolve()
-        with _open_paths_lock:
-            if path in _open_paths:
-                raise StoreError(f"vector collection {collection!r} at {path} is already open in this process")
-            _open_paths.add(path)
+        claim(path, collection)
         try:
             shard = await asyncio.to_thread(cls._load_or_create, path, collection, dim)
         except BaseException:
-            with _open_paths_lock:
-                _open_paths.discard(path)
+            release(path)
             raise
         return cls(shard, path, collection, dim)
 
@@ -157,7 +148,7 @@ class EdgeVectorStore:
     def _load_or_create(path: Path, collection: str, dim: int) -> EdgeShard:
         _check_free_space(path)
         recover(path)
-        exists = (path / _CONFIG_FILE).is_file()
+        exists = (path / CONFIG_FILE).is_file()
         try:
             if exists:
                 shard = EdgeShard.load(str(path), shard_config(path, dim))
@@ -382,31 +373,8 @@ class EdgeVectorStore:
             raise StoreError(f"vector collection at {self._path}: flush on close failed: {exc}") from exc
         finally:
             shard.close()
-            with _open_paths_lock:
-                _open_paths.discard(self._path)
+            release(self._path)
 
     async def close(self) -> None:
         """Flushes and releases the shard; waits for calls still running. Safe to call twice."""
         await asyncio.to_thread(self._close_sync)
-
-
-def list_collections(dir: Path) -> list[str]:
-    """Names of the collections stored under `dir` (one per embedder fingerprint), sorted."""
-    if not dir.is_dir():
-        return []
-    return sorted(collection_of(p.name) for p in dir.iterdir() if (p / _CONFIG_FILE).is_file())
-
-
-def drop_collection(dir: Path, name: str) -> bool:
-    """Deletes a closed collection's folder; False when there was none. Refuses one open in this process."""
-    path = (dir / storage_name(name)).resolve()
-    with _open_paths_lock:
-        if path in _open_paths:
-            raise StoreError(f"vector collection {name!r} is open; close it before dropping it")
-        if not path.exists():
-            return False
-        try:
-            shutil.rmtree(path)
-        except OSError as exc:
-            raise StoreError(f"cannot delete vector collection {name!r} at {path}: {exc}") from exc
-    return True
