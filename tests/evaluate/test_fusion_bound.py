@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -71,3 +75,36 @@ def test_no_monotone_rule_passes_the_bound() -> None:
         for weight, rule in itertools.product((0.01, 0.2, 0.5, 0.8, 0.99), ("1", "10", "60", "linear")):
             found = bool(evidence & set(_fuse(dense, keyword, weight, rule)[:k]))
             assert not found or bound, (dense, keyword, evidence, k, weight, rule)
+
+
+def _record(qid: str, dense: list[str], keyword: list[str], fused: list[str], evidence: set[str]) -> str:
+    chunks = {cid: {"has_evidence": cid in evidence} for cid in {*dense, *keyword, *fused}}
+    return json.dumps(
+        {
+            "id": qid,
+            "answerable": bool(evidence),
+            "dense": [[cid, 0.5] for cid in dense],
+            "keyword": [[cid, 1.0] for cid in keyword],
+            "fused": fused,
+            "chunks": chunks,
+        }
+    )
+
+
+def test_the_script_counts_a_legs_file(tmp_path: Path) -> None:
+    legs = tmp_path / "run.legs.jsonl"
+    rows = [
+        _record("q1", ["e", "a"], ["a", "e"], ["e", "a"], {"e"}),  # found, in a leg's top 1, reachable
+        _record("q2", ["a", "b", "c", "e"], ["a", "b", "c", "e"], ["a", "b", "c", "e"], {"e"}),  # beaten by three
+        _record("q3", ["a", "b", "c", "e"], ["e", "a"], ["a", "b", "c", "e"], {"e"}),  # missed, but reachable
+        _record("q4", ["a"], ["a"], ["a"], set()),  # a negative: not counted
+    ]
+    legs.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    only = tmp_path / "set.jsonl"
+    only.write_text('{"id": "q1"}\n{"id": "q2"}\n', encoding="utf-8")
+    script = Path(__file__).resolve().parents[2] / "eval" / "fusion_bound.py"
+    run = [sys.executable, str(script), str(legs), "-k", "1"]
+    whole = subprocess.run(run, capture_output=True, text=True, check=True).stdout
+    assert "| run.legs.jsonl | 3 | 1 | 2 | 2 |" in whole
+    part = subprocess.run([*run, "--questions", str(only)], capture_output=True, text=True, check=True).stdout
+    assert "| run.legs.jsonl | 2 | 1 | 1 | 1 |" in part
