@@ -92,6 +92,12 @@ class RetrievalParams:
     side by side (`retrieve/phrases.py`; 0: off; eval/README.md, round four, "Phrases")."""
     phrase_candidates: int = 10
     """How many fused leaders the phrase share looks at (each is tokenized once per search)."""
+    section_weight: float = 1.5
+    """Hybrid only: how much the question's words that are rare among one note's chunks decide the order of that
+    note's chunks among the fused leaders, against the leaders' score spread; no note gains or loses a place
+    (`retrieve/sections.py`; 0: off; eval/README.md, round four, "Within a note")."""
+    section_candidates: int = 10
+    """How many fused leaders the section order looks at."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -239,6 +239,8 @@ class HybridSearcher:
             # The leaders' texts: usually the hits themselves, so the read that shows them is the one made here.
             texts.read([f.chunk_id for f in fused_ranking[: self._params.phrase_candidates]])
             fused_ranking = self._boosts.phrases(query, fused_ranking, weights, texts.full)
+        if mode == "hybrid" and self._params.section_weight > 0:
+            fused_ranking = self._boosts.sections(query, fused_ranking, chunks, self._catalog.by_note(), boosts)
         if mode == "hybrid" and self._params.mention_top > 0:
             fused_ranking = self._boosts.promote_mentions(query, filters, fused_ranking, chunks, boosts)
         ids = [fused.chunk_id for fused in fused_ranking]

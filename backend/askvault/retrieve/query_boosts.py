@@ -1,8 +1,9 @@
-"""Query-side boosts after fusion: identifier-like tokens held literally, and `[[Note]]` / `#tag` mentions."""
+"""Query-side boosts after fusion: identifiers held literally, word pairs, the order of a note's sections, and
+`[[Note]]` / `#tag` mentions."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from askvault.config import RetrievalParams
 from askvault.model import Chunk, ChunkInfo, SearchFilters
@@ -13,6 +14,7 @@ from askvault.retrieve.fusion import Fused, add_share
 from askvault.retrieve.identifiers import IdentifierTerms, exact_ranking, identifier_terms, may_hold
 from askvault.retrieve.mentions import alias_index, best_of, has_tag, heading_matches, promote, resolve_note
 from askvault.retrieve.phrases import pair_share, pairs_held, term_pairs, with_phrase_scores
+from askvault.retrieve.sections import local_score, note_idf, notes_to_order, reorder_within_notes
 from askvault.store.protocol import KeywordIndex
 
 
@@ -103,6 +105,36 @@ class QueryBoosts:
                 else 0.0
             )
         return with_phrase_scores(fused, shares, weights, self._params.phrase_weight)
+
+    def sections(
+        self,
+        query: AnalysedQuery,
+        fused: list[Fused],
+        chunks: Mapping[str, ChunkInfo],
+        by_note: Mapping[str, Sequence[str]],
+        boosts: dict[str, list[str]],
+    ) -> list[Fused]:
+        """Re-orders the chunks of each note that holds two or more of the first `section_candidates` places by
+        the question's words that are rare among that note's chunks (`retrieve/sections.py`); which terms each of
+        the note's chunks holds comes from the keyword postings, in one call for all such notes."""
+        leaders = self._params.section_candidates
+        note_of = {f.chunk_id: info.path for f in fused[:leaders] if (info := chunks.get(f.chunk_id)) is not None}
+        places = notes_to_order(fused, note_of, leaders)
+        terms = list(dict.fromkeys(query.terms))
+        if not places or not terms:
+            return fused
+        members = {path: by_note.get(path, ()) for path in places}
+        held = self._keywords.held_terms(terms, [cid for ids in members.values() for cid in ids])
+        local: dict[str, float] = {}
+        for path, ids in members.items():
+            idf = note_idf({cid: held[cid] for cid in ids if cid in held}, len(ids), terms)
+            for place in places[path]:
+                chunk_id = fused[place].chunk_id
+                local[chunk_id] = local_score(held.get(chunk_id, frozenset()), idf)
+        order, raised = reorder_within_notes(fused, places, local, self._params.section_weight, leaders)
+        for chunk_id in raised:
+            boosts.setdefault(chunk_id, []).append("section")
+        return order
 
     def promote_mentions(
         self,
