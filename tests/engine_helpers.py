@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
@@ -20,6 +21,7 @@ from askvault.embed.prefixes import RETRIEVAL_INSTRUCTION
 from askvault.index.dense_sync import ACTIVE_COLLECTION
 from askvault.index.report import IndexReport
 from askvault.model import Chunk, Note, SearchResult
+from askvault.retrieve.hybrid import HybridSearcher
 from askvault.store.tokenize import Tokenizer
 from askvault.wiring import Engine, open_engine
 from tests.fakes.ollama_server import FakeOllama
@@ -141,3 +143,9 @@ class CountingTokenizer(Tokenizer):
     def query_terms(self, text: str) -> list[str]:
         self.questions += 1
         return super().query_terms(text)
+
+
+def tuned_searcher(engine: Engine, **switches: float | int | str) -> HybridSearcher:
+    """A searcher over the engine's own index with some retrieval switches changed (`RetrievalParams` fields)."""
+    params = dataclasses.replace(engine.config.retrieval, **switches)  # type: ignore[arg-type]
+    return HybridSearcher(engine.catalog, engine.keywords, engine.dense, params, visible=engine.guard.visible)

@@ -3,7 +3,6 @@ pairs side by side ranks first; a question without pairs is ranked as before."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -11,10 +10,9 @@ import pytest
 import pytest_asyncio
 
 from askvault.model import SearchResult
-from askvault.retrieve.hybrid import HybridSearcher
 from askvault.wiring import Engine
 from tests.conftest import RunningOllama
-from tests.engine_helpers import engine_config, indexed_engine, paragraph, write_notes
+from tests.engine_helpers import engine_config, indexed_engine, paragraph, tuned_searcher, write_notes
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -37,22 +35,17 @@ async def engine(tmp_path_factory: pytest.TempPathFactory, module_ollama: Runnin
         yield opened
 
 
-def searcher(engine: Engine, phrase_weight: float) -> HybridSearcher:
-    params = dataclasses.replace(engine.config.retrieval, phrase_weight=phrase_weight)
-    return HybridSearcher(engine.catalog, engine.keywords, engine.dense, params, visible=engine.guard.visible)
-
-
 def by_path(result: SearchResult) -> dict[str, tuple[float, int | None, int | None]]:
     return {hit.chunk.path: (hit.fused_score, hit.dense_rank, hit.keyword_rank) for hit in result.hits}
 
 
 async def test_adjacent_pairs_lift_the_chunk_that_holds_them(engine: Engine) -> None:
     assert engine.config.retrieval.phrase_weight == 0.1  # on by default
-    plain = by_path(await searcher(engine, 0.0).search(QUESTION, 3))
+    plain = by_path(await tuned_searcher(engine, phrase_weight=0.0).search(QUESTION, 3))
     one, two = plain["Chores/Weekly one.md"], plain["Chores/Weekly two.md"]
     assert one[0] == pytest.approx(two[0])  # the legs cannot tell them apart
 
-    result = await searcher(engine, 0.1).search(QUESTION, 3)
+    result = await tuned_searcher(engine, phrase_weight=0.1).search(QUESTION, 3)
     assert [hit.chunk.path for hit in result.hits[:2]] == ["Chores/Weekly one.md", "Chores/Weekly two.md"]
     phrased = by_path(result)
     assert phrased["Chores/Weekly one.md"][0] > phrased["Chores/Weekly two.md"][0]
@@ -61,6 +54,6 @@ async def test_adjacent_pairs_lift_the_chunk_that_holds_them(engine: Engine) -> 
 
 
 async def test_a_question_without_word_pairs_is_ranked_as_before(engine: Engine) -> None:
-    plain = await searcher(engine, 0.0).search("tomato", 3)
-    phrased = await searcher(engine, 0.1).search("tomato", 3)
+    plain = await tuned_searcher(engine, phrase_weight=0.0).search("tomato", 3)
+    phrased = await tuned_searcher(engine, phrase_weight=0.1).search("tomato", 3)
     assert by_path(phrased) == by_path(plain)

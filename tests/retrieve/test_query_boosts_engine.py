@@ -18,7 +18,15 @@ from askvault.store.bm25 import Bm25Index
 from askvault.wire.search import hit_to_json
 from askvault.wiring import Engine
 from tests.conftest import RunningOllama
-from tests.engine_helpers import CountingTokenizer, engine_config, indexed_engine, paragraph, paths, write_notes
+from tests.engine_helpers import (
+    CountingTokenizer,
+    engine_config,
+    indexed_engine,
+    paragraph,
+    paths,
+    tuned_searcher,
+    write_notes,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -62,18 +70,12 @@ async def engine(tmp_path_factory: pytest.TempPathFactory, module_ollama: Runnin
         yield opened
 
 
-def searcher(engine: Engine, **switches: float | int | str) -> HybridSearcher:
-    """A searcher over the engine's own index with some retrieval switches changed."""
-    params = dataclasses.replace(engine.config.retrieval, **switches)  # type: ignore[arg-type]
-    return HybridSearcher(engine.catalog, engine.keywords, engine.dense, params, visible=engine.guard.visible)
-
-
 async def test_score_fusion_adds_the_identifier_as_a_third_share(engine: Engine) -> None:
     """Holding the identifier adds identifier_weight / (Σ leg weights) of a full score:
     the row moves up by that share, and every hit still says where each leg ranked it. (The phrase share is off
     here so that the identifier's share is all that moves; tests/retrieve/test_phrases_engine.py has its own.)"""
-    plain = await searcher(engine, identifier_weight=0.0, phrase_weight=0.0).search(IP_QUESTION, 20)
-    boosted = await searcher(engine, identifier_weight=1.0, phrase_weight=0.0).search(IP_QUESTION, 20)
+    plain = await tuned_searcher(engine, identifier_weight=0.0, phrase_weight=0.0).search(IP_QUESTION, 20)
+    boosted = await tuned_searcher(engine, identifier_weight=1.0, phrase_weight=0.0).search(IP_QUESTION, 20)
 
     def place(result: SearchResult) -> int:
         return next(i for i, hit in enumerate(result.hits) if hit.chunk.path == "Network/IP plan.md")
@@ -90,8 +92,8 @@ async def test_score_fusion_adds_the_identifier_as_a_third_share(engine: Engine)
 
 @pytest.mark.parametrize("mode", ["keyword", "dense"])
 async def test_single_leg_modes_are_never_boosted(engine: Engine, mode: str) -> None:
-    plain = await searcher(engine, identifier_weight=0.0).search(IP_QUESTION, 5, mode)  # type: ignore[arg-type]
-    boosted = await searcher(engine, identifier_weight=1.0, mention_top=3).search(IP_QUESTION, 5, mode)  # type: ignore[arg-type]
+    plain = await tuned_searcher(engine, identifier_weight=0.0).search(IP_QUESTION, 5, mode)  # type: ignore[arg-type]
+    boosted = await tuned_searcher(engine, identifier_weight=1.0, mention_top=3).search(IP_QUESTION, 5, mode)  # type: ignore[arg-type]
 
     assert [h.chunk.id for h in boosted.hits] == [h.chunk.id for h in plain.hits]
     assert all(not hit.boosts for hit in boosted.hits)
@@ -99,16 +101,16 @@ async def test_single_leg_modes_are_never_boosted(engine: Engine, mode: str) -> 
 
 async def test_a_question_without_identifiers_or_mentions_is_unchanged(engine: Engine) -> None:
     question = "which port does the database listen on"
-    plain = await searcher(engine, identifier_weight=0.0).search(question, 8)
-    boosted = await searcher(engine, identifier_weight=1.0, mention_top=3).search(question, 8)
+    plain = await tuned_searcher(engine, identifier_weight=0.0).search(question, 8)
+    boosted = await tuned_searcher(engine, identifier_weight=1.0, mention_top=3).search(question, 8)
 
     assert [(h.chunk.id, h.fused_score) for h in boosted.hits] == [(h.chunk.id, h.fused_score) for h in plain.hits]
 
 
 async def test_a_linked_note_gets_its_best_chunk_into_the_top_places(engine: Engine) -> None:
     question = "Which port review says what about [[Postgres#Tuning]]?"
-    plain = await searcher(engine, mention_top=0).search(question, 3)
-    promoted = await searcher(engine, mention_top=3).search(question, 3)
+    plain = await tuned_searcher(engine, mention_top=0).search(question, 3)
+    promoted = await tuned_searcher(engine, mention_top=3).search(question, 3)
 
     assert "Homelab/Postgres.md" not in paths(plain)
     tuning = [hit for hit in promoted.hits if hit.chunk.path == "Homelab/Postgres.md"]
@@ -137,7 +139,7 @@ async def test_a_link_by_alias_resolves_through_the_chunks_aliases(engine: Engin
     # The header puts the alias in every chunk's index text, so the keyword leg already finds the note; what the
     # mention adds is the resolution, from the aliases the real chunker gives every chunk of the note.
     chunks = engine.catalog.snapshot()
-    promoted = await searcher(engine, mention_top=1).search("Which port review says what about [[pg-main]]?", 3)
+    promoted = await tuned_searcher(engine, mention_top=1).search("Which port review says what about [[pg-main]]?", 3)
 
     assert alias_index(chunks)["pg-main"] == "Homelab/Postgres.md"
     assert resolve_note("PG-Main", LinkResolver({c.path: c.title for c in chunks.values()}), {}, alias_index(chunks))
@@ -146,8 +148,8 @@ async def test_a_link_by_alias_resolves_through_the_chunks_aliases(engine: Engin
 
 async def test_a_tag_in_the_question_brings_one_chunk_of_its_notes(engine: Engine) -> None:
     question = "Which port review covers #homelab uplinks?"
-    plain = await searcher(engine, mention_top=0).search(question, 3)
-    promoted = await searcher(engine, mention_top=1).search(question, 3)
+    plain = await tuned_searcher(engine, mention_top=0).search(question, 3)
+    promoted = await tuned_searcher(engine, mention_top=1).search(question, 3)
 
     # "ports" and "uplinks" already bring the switch into the top 3; the tag guarantees it the first place.
     assert paths(plain)[0] != "Homelab/Network/Switch.md"
@@ -157,10 +159,10 @@ async def test_a_tag_in_the_question_brings_one_chunk_of_its_notes(engine: Engin
 
 
 async def test_unknown_mentions_and_filters_are_respected(engine: Engine) -> None:
-    unknown = await searcher(engine, mention_top=3).search("port of [[Plex]] in #nosuchtag", 3)
+    unknown = await tuned_searcher(engine, mention_top=3).search("port of [[Plex]] in #nosuchtag", 3)
     assert all(not hit.boosts for hit in unknown.hits)
 
-    filtered = await searcher(engine, mention_top=3).search(
+    filtered = await tuned_searcher(engine, mention_top=3).search(
         "port review of [[Postgres]]", 3, filters=SearchFilters(folder="Work/")
     )
     assert all(hit.chunk.path.startswith("Work/") for hit in filtered.hits)

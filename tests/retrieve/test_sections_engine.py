@@ -3,7 +3,6 @@ holds in that note takes the note's best place, while which notes rank where sta
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -11,10 +10,9 @@ import pytest
 import pytest_asyncio
 
 from askvault.model import SearchResult
-from askvault.retrieve.hybrid import HybridSearcher
 from askvault.wiring import Engine
 from tests.conftest import RunningOllama
-from tests.engine_helpers import engine_config, indexed_engine, paragraph, write_notes
+from tests.engine_helpers import engine_config, indexed_engine, paragraph, tuned_searcher, write_notes
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -43,21 +41,16 @@ async def engine(tmp_path_factory: pytest.TempPathFactory, module_ollama: Runnin
         yield opened
 
 
-def searcher(engine: Engine, section_weight: float) -> HybridSearcher:
-    params = dataclasses.replace(engine.config.retrieval, section_weight=section_weight)
-    return HybridSearcher(engine.catalog, engine.keywords, engine.dense, params, visible=engine.guard.visible)
-
-
 def places(result: SearchResult) -> list[tuple[str, tuple[str, ...], float]]:
     return [(hit.chunk.path, hit.chunk.heading_path, hit.fused_score) for hit in result.hits]
 
 
 async def test_the_section_holding_the_notes_rare_word_takes_the_notes_best_place(engine: Engine) -> None:
     assert engine.config.retrieval.section_weight == 1.5  # on by default
-    plain = await searcher(engine, 0.0).search(QUESTION, 8)
+    plain = await tuned_searcher(engine, section_weight=0.0).search(QUESTION, 8)
     assert plain.hits[0].chunk.heading_path == ("JavaScript", "Overview")  # what the legs alone give
 
-    ordered = await searcher(engine, 1.5).search(QUESTION, 8)
+    ordered = await tuned_searcher(engine, section_weight=1.5).search(QUESTION, 8)
     first = ordered.hits[0]
     assert first.chunk.heading_path == ("JavaScript", "Changes")
     assert "section" in first.boosts
@@ -71,7 +64,7 @@ async def test_the_section_holding_the_notes_rare_word_takes_the_notes_best_plac
 
 
 async def test_a_note_with_one_leader_is_left_alone(engine: Engine) -> None:
-    plain = await searcher(engine, 0.0).search("fixes things", 3)
-    ordered = await searcher(engine, 1.5).search("fixes things", 3)
+    plain = await tuned_searcher(engine, section_weight=0.0).search("fixes things", 3)
+    ordered = await tuned_searcher(engine, section_weight=1.5).search("fixes things", 3)
     assert places(ordered) == places(plain)
     assert all("section" not in hit.boosts for hit in ordered.hits)
