@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from askvault.embed.prefixes import NONE, Prefixes
 from askvault.embed.protocol import Embedder
 
 POOL = 4096
@@ -29,6 +30,18 @@ class HashEmbedder:
     @property
     def model(self) -> str:
         return self._model
+
+    @property
+    def backend(self) -> str:
+        return "bench"
+
+    @property
+    def prefixes(self) -> Prefixes:
+        return NONE
+
+    @property
+    def label(self) -> str:
+        return f"bench hash, {self._dim}-d"
 
     async def dimension(self) -> int:
         return self._dim
@@ -68,6 +81,18 @@ class TimedEmbedder:
     @property
     def model(self) -> str:
         return self.inner.model
+
+    @property
+    def backend(self) -> str:
+        return self.inner.backend
+
+    @property
+    def prefixes(self) -> Prefixes:
+        return self.inner.prefixes
+
+    @property
+    def label(self) -> str:
+        return self.inner.label
 
     async def dimension(self) -> int:
         return await self.inner.dimension()

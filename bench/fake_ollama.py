@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from askvault.config import DEFAULT_EMBED_MODEL
+from askvault.embed.ollama import DEFAULT_OLLAMA_EMBED_MODEL as DEFAULT_EMBED_MODEL
 
 REPO = Path(__file__).resolve().parents[1]
 ANSWER = ["The notes say ", "the setting ", "changed ", "[1]", "."]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import cast
 
 from askvault.api.token import load_or_create_token
-from askvault.config import DEFAULT_EMBED_MODEL
+from askvault.embed.ollama import DEFAULT_OLLAMA_EMBED_MODEL as DEFAULT_EMBED_MODEL
 from bench import synth
 from bench.fake_embed import HashEmbedder
 from bench.fake_ollama import fake_ollama

@@ -77,7 +77,7 @@ def manifest_problems(data_dir: Path) -> list[str]:
     return problems
 
 
-async def read_index(data_dir: Path, embed_model: str, dim: int) -> IndexState:
+async def read_index(data_dir: Path, embed_model: str | None, dim: int) -> IndexState:
     """Notes, chunks and the active collection's vectors of a finished (not running) index."""
     conn = _connect(data_dir)
     try:
@@ -101,7 +101,7 @@ async def read_index(data_dir: Path, embed_model: str, dim: int) -> IndexState:
     try:
         ids = frozenset(await store.ids())
         points = await store.count()
-        prefix = prefixes_for(embed_model).document
+        prefix = prefixes_for(embed_model).document if embed_model else ""  # None: the built-in (no prefix)
         stale: list[str] = []
         for cid, _, _, index_text in rows:
             # The fake embedder is deterministic: the stored vector must be the one of the current text.

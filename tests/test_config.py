@@ -31,7 +31,7 @@ def test_defaults(vault: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("flags", "environ", "file", "expected"),
     [
-        pytest.param({}, {}, {}, "nomic-embed-text", id="default"),
+        pytest.param({}, {}, {}, None, id="default"),
         pytest.param({}, {}, {"embed_model": "from-file"}, "from-file", id="file"),
         pytest.param({}, {"ASKVAULT_EMBED_MODEL": "from-env"}, {"embed_model": "from-file"}, "from-env", id="env"),
         pytest.param(
@@ -45,7 +45,7 @@ def test_precedence(
     flags: dict[str, object],
     environ: dict[str, str],
     file: dict[str, object],
-    expected: str,
+    expected: str | None,
 ) -> None:
     config = load_config({"vault": str(vault), **flags}, environ, file, data_root=tmp_path)
     assert config.ollama.embed_model == expected

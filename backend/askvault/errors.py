@@ -15,7 +15,8 @@ AskVaultError                      500 internal
 │   └── VaultLooksEmpty            409 vault_looks_empty refusing to wipe a full index
 ├── NoteError                      422 note_error        one note could not be read or parsed
 ├── StoreError                     500 store_error       the vector store failed
-└── ModelError                     502 model_error       anything about Ollama
+└── ModelError                     502 model_error       anything about an embedding or chat model
+    ├── BuiltinModelBroken         503 builtin_model_broken  the built-in embedder's files are missing or corrupt
     ├── ModelUnreachable           503 ollama_unreachable
     ├── ModelMissing               424 model_missing      `ollama pull X` fixes it
     ├── ModelTimeout               504 ollama_timeout
@@ -113,6 +114,14 @@ class StoreError(AskVaultError):
 class ModelError(AskVaultError):
     code = "model_error"
     http_status = 502
+
+
+class BuiltinModelBroken(ModelError):
+    """The built-in embedder cannot load: a file is missing, unreadable or fails its checksum, or its folder is
+    not writable. The sentence names the file and the fix."""
+
+    code = "builtin_model_broken"
+    http_status = 503
 
 
 class ModelUnreachable(ModelError):

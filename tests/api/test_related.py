@@ -95,6 +95,7 @@ EXCLUDED = "Private/Bank.md"
 
 def _config(vault: Path, data: Path, ollama_url: str) -> Config:
     flags = {"vault": str(vault), "data_dir": str(data), "ollama_url": ollama_url, "port": 0, "exclude": ["Private/**"]}
+    flags["embed_model"] = "nomic-embed-text"  # the fake Ollama's vectors (or, at a closed port, none)
     return load_config(flags, {})
 
 

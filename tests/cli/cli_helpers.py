@@ -25,8 +25,13 @@ CLEAN_ENV: dict[str, str | None] = {
 """Variables that would otherwise leak from the developer's shell into the command under test."""
 
 
+OLLAMA_EMBED_MODEL = "nomic-embed-text"
+"""The commands under test embed through the fake Ollama (the built-in embedder has tests of its own)."""
+
+
 def common(vault: Path, data_root: Path, ollama_url: str) -> list[str]:
-    """--vault, --data-dir, --ollama-url and an empty --config (the user's own config file must not count)."""
+    """--vault, --data-dir, --ollama-url, --embed-model (Ollama's, served by the fake) and an empty --config (the
+    user's own config file must not count)."""
     config_file = data_root.parent / "askvault-test-config.toml"
     if not config_file.exists():
         config_file.write_text("", encoding="utf-8")
@@ -37,6 +42,8 @@ def common(vault: Path, data_root: Path, ollama_url: str) -> list[str]:
         str(data_root),
         "--ollama-url",
         ollama_url,
+        "--embed-model",
+        OLLAMA_EMBED_MODEL,
         "--config",
         str(config_file),
     ]

@@ -53,7 +53,7 @@ async def test_index_prints_a_summary(vault: Path, fake_ollama: RunningOllama) -
     assert lines[0].startswith(
         "Indexed vault: 3 indexed, 0 unchanged, 0 removed, 4 skipped, 1 failed — 3 notes, 3 chunks"
     )
-    assert lines[1] == "Dense search: ready (3 chunks embedded this run)."
+    assert lines[1] == "Dense search: ready with Ollama: nomic-embed-text (3 chunks embedded this run)."
     assert lines[2].startswith("  failed  Bad.md: not valid UTF-8 at byte")
     assert sorted(lines[3:]) == [
         "  skipped Big.md: too large (4194312 bytes; the cap is 4194304)",
@@ -88,7 +88,8 @@ async def test_index_with_ollama_down_says_how_to_fix_it(vault: Path, closed_por
 
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[1] == (
-        f"Dense search: off — Ollama not reachable at {closed_port_url} — start it with `ollama serve`, or set "
+        "Dense search with Ollama: nomic-embed-text: off — "
+        f"Ollama not reachable at {closed_port_url} — start it with `ollama serve`, or set "
         "--ollama-url / OLLAMA_HOST. Keyword search works."
     )
 

@@ -80,8 +80,13 @@ def write_vault(root: Path) -> Path:
     return root
 
 
-def canary_config(vault: Path, data: Path, ollama_url: str, *, private_rules: bool = True) -> Config:
+def canary_config(
+    vault: Path, data: Path, ollama_url: str, *, private_rules: bool = True, embed_model: str | None = None
+) -> Config:
+    """The vault's config; `embed_model` None is the built-in embedder (the default a user gets)."""
     flags: dict[str, object] = {"vault": str(vault), "data_dir": str(data), "ollama_url": ollama_url}
+    if embed_model is not None:
+        flags["embed_model"] = embed_model
     if private_rules:
         flags |= {
             "exclude": ("Archive/**",),

@@ -80,11 +80,12 @@ def egress(monkeypatch: pytest.MonkeyPatch) -> Egress:
     return seen
 
 
+@pytest.mark.parametrize("embed_model", [None, "nomic-embed-text"], ids=["built-in", "ollama"])
 async def test_index_search_ask_and_model_monitor_talk_only_to_the_configured_ollama(
-    tmp_path: Path, fake_ollama: RunningOllama, egress: Egress
+    tmp_path: Path, fake_ollama: RunningOllama, egress: Egress, embed_model: str | None
 ) -> None:
     vault = write_vault(tmp_path / "vault")
-    config = canary_config(vault, tmp_path / "data", fake_ollama.url)
+    config = canary_config(vault, tmp_path / "data", fake_ollama.url, embed_model=embed_model)
     ollama = urlsplit(fake_ollama.url)
     async with open_engine(config) as engine:
         report = await engine.indexer.run()
@@ -94,11 +95,13 @@ async def test_index_search_ask_and_model_monitor_talk_only_to_the_configured_ol
         async with aclosing(engine.pipeline.run("When is the lantern festival?")) as events:
             kinds = [event.type async for event in events]
         assert kinds[-1] == "done"
-        monitor = ModelMonitor(config.ollama, interval_s=3600)
+        monitor = ModelMonitor(config.ollama, interval_s=3600, embed_model=embed_model)
         await monitor.start()
         snapshot = await monitor.check()
         await monitor.stop()
-        assert snapshot["embed"] == {"name": config.ollama.embed_model, "ok": True, "problem": None}
+        assert snapshot["chat"] == {"name": config.ollama.chat_model, "ok": True, "problem": None}
+        if embed_model is not None:
+            assert snapshot["embed"] == {"name": embed_model, "ok": True, "problem": None}
 
     assert egress.refused == []
     destinations = {(str(a[0]), int(a[1])) for a in egress.connects if isinstance(a, tuple)}
@@ -106,4 +109,5 @@ async def test_index_search_ask_and_model_monitor_talk_only_to_the_configured_ol
     assert set(egress.lookups) <= {"127.0.0.1", "localhost", "::1"}
     assert "proxy.invalid" not in egress.lookups
     assert fake_ollama.fake.calls("/api/chat")
-    assert fake_ollama.fake.calls("/api/embed")
+    # The built-in embedder runs in process: not one embedding request leaves it.
+    assert bool(fake_ollama.fake.calls("/api/embed")) == (embed_model is not None)

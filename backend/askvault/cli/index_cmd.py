@@ -38,6 +38,8 @@ def index(full: bool, allow_mass_delete: bool, as_json: bool, verbose: bool, **p
 
 async def _run(config: Config, full: bool, allow_mass_delete: bool, show_progress: bool) -> IndexReport:
     async with open_engine(config, sync_vectors=False) as engine:
+        if show_progress:
+            click.echo(engine.embedder_choice.describe() + ".", err=True)
         bars: dict[str, tqdm[Never]] = {}
 
         def on_progress(progress: Progress) -> None:
@@ -60,6 +62,7 @@ async def _run(config: Config, full: bool, allow_mass_delete: bool, show_progres
             for bar in bars.values():
                 bar.close()
         report.dense_graph = await _wait_for_graph(engine, show_progress)
+        report.embedder = engine.embedder.label
         return report
 
 
@@ -85,11 +88,14 @@ def format_summary(report: IndexReport, vault: Path) -> str:
         f"{report.removed} removed, {len(report.skipped)} skipped, {len(report.failed)} failed "
         f"— {report.notes} notes, {report.chunks} chunks in {report.seconds:.2f} s.",
     ]
+    by = f" with {report.embedder}" if report.embedder else ""
     if report.dense == "ready":
         graph = "; approximate (HNSW graph) for unfiltered searches" if report.dense_graph == "ready" else ""
-        lines.append(f"Dense search: ready ({report.embedded} chunks embedded this run{graph}).")
+        lines.append(f"Dense search: ready{by} ({report.embedded} chunks embedded this run{graph}).")
     else:
-        lines.append(f"Dense search: {report.dense} — {report.dense_problem or 'not ready yet'}. Keyword search works.")
+        lines.append(
+            f"Dense search{by}: {report.dense} — {report.dense_problem or 'not ready yet'}. Keyword search works."
+        )
     lines.extend(format_redactions(report.redactions))
     for problem in report.failed:
         lines.append(f"  failed  {problem.path}: {problem.reason}")

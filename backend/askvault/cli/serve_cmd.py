@@ -47,22 +47,24 @@ def print_banner(started: Started) -> None:
         f"  plugin: install it with `askvault install-plugin --vault {vault}`; it finds this sidecar by itself "
         f"(or paste the token from `askvault token --vault {vault}`).",
     ]
+    engine = started.engine
+    builtin = engine.embedder_choice.spec.backend == "builtin"
+    lines.append(f"  {engine.embedder_choice.describe()}")
     embed_problem = _problem(started.models, "embed")
     chat_problem = _problem(started.models, "chat")
-    if embed_problem is None and chat_problem is None:
-        lines.append(
-            f"  ollama: {config.ollama.url} — {config.ollama.embed_model} and {config.ollama.chat_model} ready"
-        )
+    if embed_problem:
+        lines.append(f"    dense search off: {embed_problem}. Keyword search works meanwhile.")
+    if chat_problem is None:
+        lines.append(f"  answers: {config.ollama.chat_model} at {config.ollama.url} ready")
     else:
-        lines.append(f"  ollama: {config.ollama.url}")
-        if embed_problem:
-            lines.append(f"    dense search off: {embed_problem}. Keyword search works meanwhile.")
-        if chat_problem:
-            lines.append(f"    answers off: {chat_problem}.")
+        lines.append(f"  answers off: {chat_problem}. Search works without it.")
+    pulls = [m for m, problem in ((engine.embedder.model, embed_problem and not builtin), (config.ollama.chat_model,
+             chat_problem)) if problem]  # fmt: skip
+    if pulls:
         lines.append(
             "    Install Ollama from https://ollama.com, then "
-            f"`ollama pull {config.ollama.embed_model}` and `ollama pull {config.ollama.chat_model}`; "
-            "no restart needed."
+            + " and ".join(f"`ollama pull {model}`" for model in pulls)
+            + "; no restart needed."
         )
     lines.append("  stop with Ctrl-C")
     click.echo("\n".join(lines), err=False)

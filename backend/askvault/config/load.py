@@ -9,9 +9,9 @@ from pathlib import Path
 
 from askvault.config.slices import (
     DEFAULT_CHAT_MODEL,
-    DEFAULT_EMBED_MODEL,
     DEFAULT_OLLAMA_URL,
     DEFAULT_PORT,
+    BuiltinEmbedParams,
     Config,
     OllamaConfig,
     RetrievalParams,
@@ -182,11 +182,8 @@ def load_config(
     vault = vault.resolve()
 
     raw_data, _ = _pick("data_dir", flags, environ, file)
-    if raw_data is not None:
-        data_dir = Path(str(raw_data)).expanduser().resolve()
-        data_dir = vault_data_dir(data_dir, vault)
-    else:
-        data_dir = vault_data_dir(data_root or default_data_root(), vault)
+    root = Path(str(raw_data)).expanduser().resolve() if raw_data is not None else data_root or default_data_root()
+    data_dir = vault_data_dir(root, vault)
     if data_dir == vault or vault in data_dir.parents:
         raise ConfigError("--data-dir / ASKVAULT_DATA_DIR: the index must live outside the vault")
 
@@ -227,9 +224,10 @@ def load_config(
         store=StoreConfig(data_dir=data_dir, qdrant_url=str(qdrant_url).rstrip("/") if qdrant_url else None),
         ollama=OllamaConfig(
             url=ollama_url,
-            embed_model=str(embed_model) if embed_model else DEFAULT_EMBED_MODEL,
+            embed_model=str(embed_model).strip() if embed_model and str(embed_model).strip() else None,
             chat_model=str(chat_model) if chat_model else DEFAULT_CHAT_MODEL,
         ),
+        builtin_embed=BuiltinEmbedParams(models_dir=root / "models"),
         retrieval=_retrieval(flags, environ, file),
         server=ServerConfig(
             host=str(raw_host) if raw_host else "127.0.0.1",

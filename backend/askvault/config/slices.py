@@ -11,7 +11,8 @@ import platformdirs
 
 DEFAULT_PORT = 27123
 DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434"
-DEFAULT_EMBED_MODEL = "nomic-embed-text"
+DEFAULT_EMBED_MODEL: str | None = None
+"""No embedding model configured: the one the index was built with, else the built-in one (`embed/choice.py`)."""
 DEFAULT_CHAT_MODEL = "llama3.2:3b"
 OPT_OUT_KEY = "askvault"
 """Frontmatter key: `askvault: false` keeps a note out of the index."""
@@ -110,7 +111,8 @@ class PromptParams:
 @dataclass(frozen=True, slots=True)
 class OllamaConfig:
     url: str = DEFAULT_OLLAMA_URL
-    embed_model: str = DEFAULT_EMBED_MODEL
+    embed_model: str | None = DEFAULT_EMBED_MODEL
+    """`builtin`, an Ollama embedding model, or None: the index's own embedder, else the built-in one."""
     chat_model: str = DEFAULT_CHAT_MODEL
     connect_timeout_s: float = 5.0
     read_timeout_s: float = 120.0
@@ -119,6 +121,18 @@ class OllamaConfig:
     says so (`done_reason: "length"`). About 700 words; a grounded answer is told to be brief."""
     embed_batch: int = 32
     embed_concurrency: int = 2
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltinEmbedParams:
+    """The built-in (in-process ONNX) embedder's settings."""
+
+    threads: int = 0
+    """ONNX Runtime's threads; 0: its default (the machine's cores)."""
+    batch: int = 16
+    """Texts per inference call, sorted by length first (bench/README.md, "The built-in embedder")."""
+    models_dir: Path | None = None
+    """Where the verified model folder is kept; None: `<data_dir>/models`. `load_config` shares one per data root."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +157,7 @@ class Config:
     vault: VaultConfig
     store: StoreConfig
     ollama: OllamaConfig = field(default_factory=OllamaConfig)
+    builtin_embed: BuiltinEmbedParams = field(default_factory=BuiltinEmbedParams)
     chunk: ChunkParams = field(default_factory=ChunkParams)
     retrieval: RetrievalParams = field(default_factory=RetrievalParams)
     prompt: PromptParams = field(default_factory=PromptParams)

@@ -13,6 +13,8 @@ from askvault.embed.prefixes import Prefixes, collection_tag, prefixes_for
 from askvault.errors import ModelError
 from askvault.ollama_errors import OllamaCall, ollama_error
 
+DEFAULT_OLLAMA_EMBED_MODEL = "nomic-embed-text"
+"""The Ollama embedder used when the configuration names none (tests and library callers)."""
 DEFAULT_KEEP_ALIVE = "10m"
 """How long Ollama keeps the model loaded after a call; indexing sends many calls in a row."""
 _PROBE_TEXT = "dimension probe"
@@ -25,8 +27,9 @@ class OllamaEmbedder:
         self, cfg: OllamaConfig, *, keep_alive: str | float = DEFAULT_KEEP_ALIVE, client: AsyncClient | None = None
     ) -> None:
         self._cfg = cfg
+        self._model = cfg.embed_model or DEFAULT_OLLAMA_EMBED_MODEL
         self._keep_alive = keep_alive
-        self._prefixes: Prefixes = prefixes_for(cfg.embed_model)
+        self._prefixes: Prefixes = prefixes_for(self._model)
         timeout = httpx.Timeout(cfg.read_timeout_s, connect=cfg.connect_timeout_s)
         # trust_env=False: HTTP(S)_PROXY must never route note text to a proxy; Ollama is local.
         self._client = client if client is not None else AsyncClient(host=cfg.url, timeout=timeout, trust_env=False)
@@ -36,7 +39,15 @@ class OllamaEmbedder:
 
     @property
     def model(self) -> str:
-        return self._cfg.embed_model
+        return self._model
+
+    @property
+    def backend(self) -> str:
+        return "ollama"
+
+    @property
+    def label(self) -> str:
+        return f"Ollama: {self._model}"
 
     @property
     def prefixes(self) -> Prefixes:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from askvault.embed.choice import EmbedderRecord
 from askvault.embed.protocol import Embedder
 from askvault.errors import ModelError
 from askvault.index.report import Progress
@@ -19,6 +20,10 @@ from askvault.store.protocol import GraphIndexed, VectorStore
 log = logging.getLogger(__name__)
 
 ACTIVE_COLLECTION = "active_collection"
+EMBEDDER_RECORD = "embedder"
+"""Manifest meta key: the EmbedderRecord of the active collection (JSON), so later commands use that embedder."""
+LEGACY_DEFAULT_PREFIX = "chunks_nomic-embed-text_"
+"""Indexes from before the record whose collection is this were built by the old default, Ollama's nomic."""
 EMBED_BATCH = 64
 
 
@@ -124,8 +129,37 @@ async def sync_dense(
         for retired in await factory.retire_others(keep=collection):
             # Its vectors are gone with its folder: coming back to that model must embed everything again.
             await asyncio.to_thread(manifest.forget_collection, retired)
+    _remember(manifest, embedder, fingerprint, dim)
     dense.ready(store)
     return done
+
+
+def _remember(manifest: Manifest, embedder: Embedder, fingerprint: str, dim: int) -> None:
+    """Records which embedder the complete collection belongs to (written once per change)."""
+    prefixes = embedder.prefixes
+    record = EmbedderRecord(embedder.backend, embedder.model, dim, prefixes.document, prefixes.query, fingerprint)
+    if manifest.get_meta(EMBEDDER_RECORD) != record.to_json():
+        manifest.set_meta(EMBEDDER_RECORD, record.to_json())
+
+
+def recorded_embedder(manifest: Manifest) -> EmbedderRecord | None:
+    """The embedder the index's complete vectors were made with; for an index from before the record, the old
+    default (Ollama's nomic-embed-text) when its collection is that model's, else None."""
+    record = EmbedderRecord.from_json(manifest.get_meta(EMBEDDER_RECORD))
+    if record is not None:
+        return record
+    active = manifest.get_meta(ACTIVE_COLLECTION) or ""
+    if active.startswith(LEGACY_DEFAULT_PREFIX):
+        dim = active.removeprefix(LEGACY_DEFAULT_PREFIX)
+        return EmbedderRecord(
+            "ollama",
+            "nomic-embed-text",
+            int(dim) if dim.isdigit() else 0,
+            "search_document: ",
+            "search_query: ",
+            f"nomic-embed-text@{dim}",
+        )
+    return None
 
 
 async def start_graph(dense: DenseIndex[Embedder]) -> None:

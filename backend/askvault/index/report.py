@@ -28,6 +28,8 @@ class IndexReport:
     dense: str = "off"
     dense_problem: str | None = None
     dense_graph: str = "none"
+    embedder: str = ""
+    """Which embedder made the vectors (`built-in all-MiniLM-L6-v2, 384-d`); set by `askvault index`."""
     """`ready` once a big vault's vectors have an HNSW graph (`askvault index` waits for its build)."""
     seconds: float = 0.0
     finished_at: str | None = None

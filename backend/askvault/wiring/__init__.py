@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
@@ -11,10 +12,12 @@ from askvault.ask.pipeline import AnswerPipeline
 from askvault.ask.relevance import calibration_for
 from askvault.ask.rerank import ChatReranker
 from askvault.config import Config
+from askvault.embed.builtin import BuiltinEmbedder
+from askvault.embed.choice import EmbedderChoice, EmbedderSpec, calibration_name, choose_embedder
 from askvault.embed.ollama import OllamaEmbedder
 from askvault.embed.protocol import Embedder
 from askvault.generate.ollama_chat import OllamaChatModel
-from askvault.index.dense_sync import sync_dense
+from askvault.index.dense_sync import recorded_embedder, sync_dense
 from askvault.index.indexer import Indexer
 from askvault.index.language import NoteLanguages
 from askvault.index.lock import IndexLock
@@ -29,7 +32,10 @@ from askvault.store.manifest import Manifest
 from askvault.store.tokenize import Tokenizer
 from askvault.wiring.vectors import EdgeFactory, ServerFactory
 
+log = logging.getLogger(__name__)
+
 MANIFEST_FILE = "manifest.sqlite"
+ModelEmbedder = OllamaEmbedder | BuiltinEmbedder
 
 
 @dataclass
@@ -41,7 +47,9 @@ class Engine:
     catalog: ChunkCatalog
     keywords: Bm25Index
     dense: DenseIndex[Embedder]
-    embedder: OllamaEmbedder
+    embedder: ModelEmbedder
+    embedder_choice: EmbedderChoice
+    """Which embedder this engine uses and why: configured, the index's own, or the built-in default."""
     chat: OllamaChatModel
     vectors: EdgeFactory | ServerFactory
     indexer: Indexer
@@ -71,7 +79,8 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
 
     `sync_vectors` probes the embedding model and opens the current collection (embedding whatever a
     previous run left without a vector), so dense search is ready when this returns; it never fails
-    because of Ollama (dense search just stays off, with the reason in `engine.dense.problem`).
+    because of the embedder (dense search just stays off, with the reason in `engine.dense.problem`).
+    The embedder is the configured one, else the one the index was built with, else the built-in one.
     """
     data_dir = config.store.data_dir
     data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -81,7 +90,10 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
         stack.callback(lock.release)
         manifest = Manifest.open(data_dir / MANIFEST_FILE)
         stack.callback(manifest.close)
-        embedder = OllamaEmbedder(config.ollama)
+        choice = choose_embedder(config.ollama.embed_model, recorded_embedder(manifest))
+        if choice.replaces is not None:
+            log.warning("%s", choice.describe())
+        embedder = make_embedder(choice.spec, config)
         stack.push_async_callback(embedder.aclose)
         chat = OllamaChatModel(config.ollama)
         stack.push_async_callback(chat.aclose)
@@ -104,7 +116,7 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
         searcher = HybridSearcher(catalog, keywords, dense, config.retrieval, visible=guard.visible)
         related = RelatedNotes(catalog, keywords, dense, visible=guard.visible)
         reranker = ChatReranker.from_params(_rerank_chat(config, chat, stack), config.retrieval)
-        pipeline = _pipeline(config, searcher, chat, reranker)
+        pipeline = _pipeline(config, searcher, chat, reranker, choice.spec)
         await indexer.load()
         if sync_vectors:
             await sync_dense(manifest, dense, vectors)
@@ -115,6 +127,7 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
             keywords=keywords,
             dense=dense,
             embedder=embedder,
+            embedder_choice=choice,
             chat=chat,
             vectors=vectors,
             indexer=indexer,
@@ -126,8 +139,17 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
         )
 
 
+def make_embedder(spec: EmbedderSpec, config: Config) -> ModelEmbedder:
+    """The built-in embedder, or an Ollama one for the spec's model."""
+    if spec.backend == "builtin":
+        params = config.builtin_embed
+        models_dir = params.models_dir or config.store.data_dir / "models"
+        return BuiltinEmbedder(models_dir, threads=params.threads, batch=params.batch)
+    return OllamaEmbedder(dataclasses.replace(config.ollama, embed_model=spec.model))
+
+
 def _pipeline(
-    config: Config, searcher: HybridSearcher, chat: OllamaChatModel, reranker: ChatReranker
+    config: Config, searcher: HybridSearcher, chat: OllamaChatModel, reranker: ChatReranker, spec: EmbedderSpec
 ) -> AnswerPipeline:
     return AnswerPipeline(
         searcher,
@@ -136,7 +158,7 @@ def _pipeline(
         config.retrieval,
         reranker=reranker if config.retrieval.rerank else None,
         # Signals mean different things under different embedders (cosines of one model are not another's).
-        calibration=calibration_for(config.ollama.embed_model),
+        calibration=calibration_for(calibration_name(spec)),
     )
 
 
@@ -164,7 +186,8 @@ async def answering_models(engine: Engine, models: Sequence[str]) -> AsyncIterat
             reranker = engine.reranker
             if not config.retrieval.rerank_model:
                 reranker = ChatReranker.from_params(chat, config.retrieval)
-            built[model] = AnsweringModel(chat, _pipeline(config, engine.searcher, chat, reranker))
+            spec = engine.embedder_choice.spec
+            built[model] = AnsweringModel(chat, _pipeline(config, engine.searcher, chat, reranker, spec))
         yield built
 
 

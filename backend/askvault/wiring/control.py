@@ -70,9 +70,33 @@ class EngineControl:
                 **self._big_vault_parts(indexing),
                 "redactions": engine.indexer.redactions.summary(),
             },
-            "models": self._models.snapshot(),
+            "models": self._model_states(),
+            "embedder": self.embedder_status(),
             "store": engine.store_kind,
         }
+
+    def embedder_status(self) -> dict[str, object]:
+        """Which embedder dense search uses, why that one, and (when it is off) the sentence that fixes it."""
+        engine = self._engine
+        choice = engine.embedder_choice
+        dense = engine.dense
+        return {
+            "backend": choice.spec.backend,
+            "model": choice.spec.model,
+            "label": engine.embedder.label,
+            "source": choice.source,
+            "state": dense.state,
+            "problem": dense.problem,
+            "replaces": choice.replaces.spec.label if choice.replaces is not None else None,
+        }
+
+    def _model_states(self) -> dict[str, object]:
+        """Ollama's models as the monitor sees them; the built-in embedder's entry from its own state."""
+        models = dict(self._models.snapshot())
+        if self._engine.embedder_choice.spec.backend == "builtin":
+            problem = self._engine.dense.problem
+            models["embed"] = {"name": self._engine.embedder.label, "ok": problem is None, "problem": problem}
+        return models
 
     def _big_vault_parts(self, indexing: bool) -> dict[str, object]:
         """`progress` (the current phase's rate and time left, while indexing), `dense_coverage` (share of the
@@ -157,4 +181,4 @@ class EngineControl:
         )
 
     def _on_models(self, models: Mapping[str, object]) -> None:
-        self._publish({"type": "models", "models": dict(models), "dense": self._engine.dense.state})
+        self._publish({"type": "models", "models": self._model_states(), "dense": self._engine.dense.state})

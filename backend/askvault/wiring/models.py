@@ -28,22 +28,31 @@ def _same_model(wanted: str, available: str) -> bool:
 
 
 class ModelMonitor:
-    """Polls `GET /api/tags` (cheap, no model load) and reports `{embed, chat}` availability."""
+    """Polls `GET /api/tags` (cheap, no model load) and reports `{embed, chat}` availability.
+
+    `embed_model` is the Ollama embedding model to watch; None when the built-in embedder is in use (the
+    embed entry then says so and never changes: `EngineControl` reports the built-in embedder's own state).
+    """
 
     def __init__(
         self,
         cfg: OllamaConfig,
         on_embed_available: Callable[[], Awaitable[None]] | None = None,
         interval_s: float = 30.0,
+        *,
+        embed_model: str | None = None,
+        builtin_label: str = "built-in",
     ) -> None:
         self._cfg = cfg
+        self._embed_model = embed_model
+        self._builtin = {"name": builtin_label, "ok": True, "problem": None}
         timeout = httpx.Timeout(5.0, connect=cfg.connect_timeout_s)
         self._client = AsyncClient(host=cfg.url, timeout=timeout, trust_env=False)  # never via an env proxy
         self._on_embed_available = on_embed_available
         self._interval = interval_s
         self._listeners: list[Listener] = []
         self._state: dict[str, object] = {
-            "embed": {"name": cfg.embed_model, "ok": False, "problem": "not checked yet"},
+            "embed": {"name": embed_model, "ok": False, "problem": "not checked yet"} if embed_model else self._builtin,
             "chat": {"name": cfg.chat_model, "ok": False, "problem": "not checked yet"},
         }
         self._task: asyncio.Task[None] | None = None
@@ -63,8 +72,9 @@ class ModelMonitor:
         except (httpx.HTTPError, ResponseError, OSError) as exc:
             log.debug("Ollama not reachable: %s", exc)
             names, reachable = [], False
-        state: dict[str, object] = {}
-        for role, model in (("embed", self._cfg.embed_model), ("chat", self._cfg.chat_model)):
+        state: dict[str, object] = {"embed": self._builtin}
+        watched: list[tuple[str, str]] = [("embed", self._embed_model)] if self._embed_model else []
+        for role, model in (*watched, ("chat", self._cfg.chat_model)):
             ok = reachable and any(_same_model(model, name) for name in names)
             if ok:
                 problem = None

@@ -66,7 +66,14 @@ async def run_sidecar(
                 if control is not None and engine.dense.state != "ready":
                     await control.start_reindex(False)
 
-            monitor = ModelMonitor(config.ollama, on_embed_available=embed_model_appeared, interval_s=model_poll_s)
+            ollama_embed = engine.embedder.model if engine.embedder_choice.spec.backend == "ollama" else None
+            monitor = ModelMonitor(
+                config.ollama,
+                on_embed_available=embed_model_appeared,
+                interval_s=model_poll_s,
+                embed_model=ollama_embed,
+                builtin_label=engine.embedder.label,
+            )
             control = EngineControl(engine, monitor)
             services = ApiServices(
                 searcher=engine.searcher,
