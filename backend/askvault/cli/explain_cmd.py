@@ -10,11 +10,11 @@ import click
 
 from askvault.api.validate import parse_note_path
 from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
+from askvault.cli.progress import engine_for_reading
 from askvault.config import Config
 from askvault.errors import BadRequest, ConfigError
 from askvault.model import SearchFilters
 from askvault.wire.explain import explanation_to_json
-from askvault.wiring import open_engine
 from askvault.wiring.explain import engine_explainer
 
 LEGS = (("dense", "dense", "cosine"), ("keyword", "keyword", "bm25"), ("fused", "fused", "score"))
@@ -56,7 +56,7 @@ def explain(
 async def _explain(
     config: Config, question: str, note: str, k: int | None, filters: SearchFilters | None
 ) -> dict[str, object]:
-    async with open_engine(config) as engine:
+    async with engine_for_reading(config) as engine:
         explanation = await engine_explainer(engine).explain(question, note, k, filters)
         return dict(explanation_to_json(explanation))
 

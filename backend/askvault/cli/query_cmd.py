@@ -11,11 +11,12 @@ import click
 from askvault.api.schemas import search_result_to_json
 from askvault.api.validate import parse_instant
 from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
+from askvault.cli.progress import engine_for_reading
 from askvault.cli.render import render_ask_footer, render_search
 from askvault.config import Config
 from askvault.model import SearchFilters, SearchMode
 from askvault.wire.events import event_to_json
-from askvault.wiring import Engine, open_engine
+from askvault.wiring import Engine
 
 MODES = click.Choice(["hybrid", "dense", "keyword"])
 
@@ -66,7 +67,7 @@ def search(
 async def _search(
     config: Config, query: str, k: int, mode: SearchMode, filters: SearchFilters | None
 ) -> dict[str, object]:
-    async with open_engine(config, sync_vectors=mode != "keyword") as engine:
+    async with engine_for_reading(config, sync_vectors=mode != "keyword") as engine:
         result = await engine.searcher.search(query, k, mode, filters)
         if mode != "keyword" and not result.dense_available:
             warn_dense_off(engine)
@@ -122,7 +123,7 @@ async def _ask(
     retrieval: Mapping[str, object] = {}
     done: Mapping[str, object] = {}
     error: Mapping[str, object] | None = None
-    async with open_engine(config) as engine:
+    async with engine_for_reading(config) as engine:
         async for event in engine.pipeline.run(question, (), k, filters, force=force):
             body = event_to_json(event)
             kind = body.get("type")

@@ -10,9 +10,9 @@ import click
 
 from askvault.api.validate import DEFAULT_RELATED_K, MAX_K, parse_note_path
 from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
+from askvault.cli.progress import engine_for_reading
 from askvault.config import Config
 from askvault.wire.search import related_to_json
-from askvault.wiring import open_engine
 
 METHODS = {"dense": "by meaning (chunk vectors)", "keyword": "by shared words (dense search is off or not ready)"}
 
@@ -72,5 +72,5 @@ def related(path: str, k: int, as_json: bool, verbose: bool, **params: object) -
 
 
 async def _related(config: Config, path: str, k: int) -> dict[str, object]:
-    async with open_engine(config) as engine:
+    async with engine_for_reading(config) as engine:
         return related_to_json(await engine.related.related(path, k))

@@ -142,14 +142,12 @@ def _matches(path: Path, sha256: str) -> bool:
 
 
 def _place(source: Path, target: Path) -> None:
-    """Puts `source` at `target` atomically: a hard link where the filesystem allows one, else a copy."""
+    """Copies `source` to `target` atomically. A copy, not a hard link: a link would share the installed file's
+    bytes, so damage to the folder would damage the install too (and the folder could not mend itself)."""
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     with contextlib.suppress(FileNotFoundError):
         partial.unlink()
-    try:
-        os.link(source, partial)
-    except OSError:
-        shutil.copyfile(source, partial)
+    shutil.copyfile(source, partial)
     os.replace(partial, target)
 
 

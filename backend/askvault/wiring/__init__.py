@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 
 from askvault.ask.pipeline import AnswerPipeline
@@ -22,6 +22,7 @@ from askvault.index.indexer import Indexer
 from askvault.index.language import NoteLanguages
 from askvault.index.lock import IndexLock
 from askvault.index.privacy import VisibilityGuard
+from askvault.index.report import Progress
 from askvault.retrieve.hybrid import HybridSearcher
 from askvault.retrieve.related import RelatedNotes
 from askvault.store.bm25 import Bm25Index
@@ -74,13 +75,21 @@ def vault_id(config: Config) -> str:
 
 
 @contextlib.asynccontextmanager
-async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIterator[Engine]:
+async def open_engine(
+    config: Config,
+    *,
+    sync_vectors: bool = True,
+    progress: Callable[[Progress], None] | None = None,
+    announce: Callable[[str], None] | None = None,
+) -> AsyncIterator[Engine]:
     """Takes the vault's writer lock, opens the stores and serves the last good index at once.
 
     `sync_vectors` probes the embedding model and opens the current collection (embedding whatever a
     previous run left without a vector), so dense search is ready when this returns; it never fails
     because of the embedder (dense search just stays off, with the reason in `engine.dense.problem`).
-    The embedder is the configured one, else the one the index was built with, else the built-in one.
+    The embedder is the configured one, else the one the index was built with, else the built-in one; when the
+    configured one differs from the index's, `announce` hears the sentence saying so before anything is embedded,
+    and `progress` follows the embedding `sync_vectors` does.
     """
     data_dir = config.store.data_dir
     data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -92,7 +101,9 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
         stack.callback(manifest.close)
         choice = choose_embedder(config.ollama.embed_model, recorded_embedder(manifest))
         if choice.replaces is not None:
-            log.warning("%s", choice.describe())
+            log.info("%s", choice.describe())
+            if announce is not None:
+                announce(choice.describe() + ".")
         embedder = make_embedder(choice.spec, config)
         stack.push_async_callback(embedder.aclose)
         chat = OllamaChatModel(config.ollama)
@@ -119,7 +130,7 @@ async def open_engine(config: Config, *, sync_vectors: bool = True) -> AsyncIter
         pipeline = _pipeline(config, searcher, chat, reranker, choice.spec)
         await indexer.load()
         if sync_vectors:
-            await sync_dense(manifest, dense, vectors)
+            await sync_dense(manifest, dense, vectors, progress=progress)
         yield Engine(
             config=config,
             manifest=manifest,
