@@ -56,7 +56,11 @@ def shared_options(func: Callable[P, R]) -> Callable[P, R]:
             help="Where indexes live (one folder per vault, never inside it) [env ASKVAULT_DATA_DIR].",
         ),
         click.option("--ollama-url", help="Ollama's URL [env OLLAMA_HOST; default http://127.0.0.1:11434]."),
-        click.option("--embed-model", help="Embedding model [env ASKVAULT_EMBED_MODEL; default nomic-embed-text]."),
+        click.option(
+            "--embed-model",
+            help="`builtin` (all-MiniLM-L6-v2, in process) or an Ollama embedding model [env ASKVAULT_EMBED_MODEL; "
+            "default: the one the index was built with, else builtin].",
+        ),
         click.option("--chat-model", help="Chat model [env ASKVAULT_CHAT_MODEL; default llama3.2:3b]."),
         click.option("--qdrant-url", help="A Qdrant server; unset = the embedded engine [env QDRANT_URL]."),
         click.option(

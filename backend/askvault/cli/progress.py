@@ -50,9 +50,15 @@ class EmbedProgress:
 
 @contextlib.asynccontextmanager
 async def engine_for_reading(config: Config, *, sync_vectors: bool = True) -> AsyncIterator[Engine]:
-    """`open_engine` for search, ask, explain and related: what it embeds first is shown on stderr."""
+    """`open_engine` for search, ask, explain and related: what it embeds first is shown on stderr, and so is an
+    embedder that is unavailable (one sentence with its fix; the command goes on with keyword search)."""
     async with contextlib.AsyncExitStack() as stack:
         with EmbedProgress() as shown:  # the bar closes once the engine is open, before any output
             opening = open_engine(config, sync_vectors=sync_vectors, progress=shown.progress, announce=shown.announce)
             engine = await stack.enter_async_context(opening)
+        if engine.dense.problem is not None:
+            # Every read command says it once, on stderr, so stdout stays the result (or the JSON document).
+            click.echo(
+                f"Keyword search only: {engine.embedder.label} is unavailable — {engine.dense.problem}.", err=True
+            )
         yield engine

@@ -16,7 +16,6 @@ from askvault.cli.render import render_ask_footer, render_search
 from askvault.config import Config
 from askvault.model import SearchFilters, SearchMode
 from askvault.wire.events import event_to_json
-from askvault.wiring import Engine
 
 MODES = click.Choice(["hybrid", "dense", "keyword"])
 
@@ -69,15 +68,7 @@ async def _search(
 ) -> dict[str, object]:
     async with engine_for_reading(config, sync_vectors=mode != "keyword") as engine:
         result = await engine.searcher.search(query, k, mode, filters)
-        if mode != "keyword" and not result.dense_available:
-            warn_dense_off(engine)
         return dict(search_result_to_json(result))
-
-
-def warn_dense_off(engine: Engine) -> None:
-    """One line on stderr when a search could not use its embedder (stdout stays the result)."""
-    problem = engine.dense.problem or "its vectors are still being built"
-    click.echo(f"Keyword search only: {engine.embedder.label} is unavailable — {problem}.", err=True)
 
 
 @click.command()
