@@ -178,7 +178,7 @@ async def _evaluate(
             )
         for problem in report.failed:
             click.echo(f"askvault: warning: {problem.path} was not indexed: {problem.reason}", err=True)
-        meta = _meta(config, questions_file, report, ks, mode_names)
+        meta = _meta(config, questions_file, report, ks, mode_names, engine.embedder.model, engine.embedder.label)
         bar: tqdm[Never] = tqdm(
             total=len(questions) * len(modes), desc="questions", unit="", file=sys.stderr, disable=None
         )
@@ -264,7 +264,13 @@ def _git_commit() -> tuple[str | None, bool | None]:
 
 
 def _meta(
-    config: Config, questions_file: Path, report: IndexReport, ks: tuple[int, ...], modes: tuple[str, ...]
+    config: Config,
+    questions_file: Path,
+    report: IndexReport,
+    ks: tuple[int, ...],
+    modes: tuple[str, ...],
+    embed_model: str,
+    embedder: str,
 ) -> dict[str, JsonValue]:
     commit, dirty = _git_commit()
     return {
@@ -274,7 +280,8 @@ def _meta(
         "commit_dirty": dirty,
         "vault": str(config.vault.root),
         "questions_file": str(questions_file),
-        "embed_model": config.ollama.embed_model,
+        "embed_model": embed_model,
+        "embedder": embedder,
         "ks": list(ks),
         "modes": list(modes),
         "notes": report.notes,
