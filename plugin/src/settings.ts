@@ -11,6 +11,7 @@ export interface AskVaultSettings {
 	command: string;
 	/** Replaces the per-user data folder (`--data-dir`); empty for the default. */
 	dataDir: string;
+	/** `builtin`, an Ollama embedding model, or empty: the embedder the vault's index was built with, else the built-in one. */
 	embedModel: string;
 	chatModel: string;
 	/** How many sources to retrieve per question (`k`, 1–50). */
@@ -24,7 +25,7 @@ export const DEFAULT_SETTINGS: Readonly<AskVaultSettings> = {
 	autoStart: false,
 	command: "askvault",
 	dataDir: "",
-	embedModel: "nomic-embed-text",
+	embedModel: "",
 	chatModel: "llama3.2:3b",
 	topK: 8,
 };
@@ -98,7 +99,9 @@ export function portOf(sidecarUrl: string): number {
  */
 export function serveArgs(settings: AskVaultSettings, vaultPath: string): string[] {
 	const args = ["serve", "--vault", vaultPath, "--port", String(portOf(settings.sidecarUrl))];
-	args.push("--embed-model", settings.embedModel, "--chat-model", settings.chatModel);
+	// No --embed-model unless one is set: the sidecar then uses the embedder the index remembers (built in at first).
+	if (settings.embedModel !== "") args.push("--embed-model", settings.embedModel);
+	args.push("--chat-model", settings.chatModel);
 	if (settings.dataDir !== "") args.push("--data-dir", settings.dataDir);
 	return args;
 }

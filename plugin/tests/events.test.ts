@@ -72,7 +72,7 @@ describe("connection state", () => {
 		s.models.chat.problem = null;
 		s.index.state = "idle";
 		expect(describeConnection(applyServerEvent(initialConnection, { type: "status", status: s }))).toMatchObject({
-			text: "Ask Vault: ready",
+			text: `Ask Vault: ready · ${s.embedder?.label}`,
 			level: "ok",
 		});
 	});

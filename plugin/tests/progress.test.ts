@@ -100,6 +100,6 @@ describe("the status bar line", () => {
 		expect(describeConnection(state)).toMatchObject({ text: "Ask Vault: indexing 42% · about 3 min left", level: "busy" });
 		expect(describeConnection(state).detail).toContain("Keyword search answers meanwhile");
 		state = applyServerEvent(state, { type: "index", state: "idle", done: 100, total: 100 });
-		expect(describeConnection(state).text).toBe("Ask Vault: ready");
+		expect(describeConnection(state).text).toBe("Ask Vault: ready · built-in all-MiniLM-L6-v2, 384-d");
 	});
 });

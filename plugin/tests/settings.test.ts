@@ -114,6 +114,11 @@ describe("field parsers", () => {
 });
 
 describe("serveArgs", () => {
+	it("names no embedder unless one is set, so the sidecar uses the index's own (built in at first)", () => {
+		expect(DEFAULT_SETTINGS.embedModel).toBe("");
+		expect(serveArgs(parseSettings({}), "/v")).toEqual(["serve", "--vault", "/v", "--port", "27123", "--chat-model", "llama3.2:3b"]);
+	});
+
 	it("passes the vault, port and models as separate arguments", () => {
 		const settings = parseSettings({
 			sidecarUrl: "http://127.0.0.1:28000",

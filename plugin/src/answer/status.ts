@@ -1,7 +1,8 @@
-/** The status bar's words for a connection state: connected or not, index progress, model problems. */
+/** The status bar's words for a connection state: connected or not, index progress, the embedder, model problems. */
 
 import type { ConnectionState } from "../sidecar/events";
 import type { Redactions } from "../sidecar/wire";
+import { embedderSentences, embedderText } from "./embedder";
 import { describeIndexing, meanwhile } from "./progress";
 
 export interface StatusLine {
@@ -16,7 +17,12 @@ export function describeConnection(state: ConnectionState): StatusLine {
 		const reason = state.error?.message ?? "Not connected yet.";
 		return { text: `Ask Vault: ${downText(state)}`, detail: reason, level: "down" };
 	}
-	const problems = [state.models?.embed.problem, state.models?.chat.problem].filter(
+	// From the last /api/status (null from a sidecar that does not report it); the models come live from the events.
+	const embedder = state.status?.embedder ?? null;
+	// The embedder's own problem is "keyword only" in the text and its sentence (with the fix) in the tooltip; it
+	// stands for the embedding model's entry (for the built-in embedder the very same sentence).
+	const ownProblem = (embedder?.problem ?? null) !== null;
+	const problems = [ownProblem ? null : state.models?.embed.problem, state.models?.chat.problem].filter(
 		(p): p is string => typeof p === "string" && p !== "",
 	);
 	const parts: string[] = [];
@@ -31,7 +37,9 @@ export function describeConnection(state: ConnectionState): StatusLine {
 		parts.push("ready");
 		progress = meanwhile(state.status);
 	}
-	if (problems.length > 0) {
+	// Which embedder, when idle; while indexing the progress has the room (the tooltip names it), unless it is down.
+	if (embedder !== null && (level !== "busy" || ownProblem)) parts.push(embedderText(embedder));
+	if (problems.length > 0 || ownProblem) {
 		parts.push(...problems);
 		level = "warn";
 	}
@@ -39,7 +47,8 @@ export function describeConnection(state: ConnectionState): StatusLine {
 	const detailParts = [
 		vault ? `${vault.notes} notes, ${vault.chunks} chunks indexed.` : "Connected.",
 		...progress,
-		state.status?.index.dense === "off" ? "Keyword search only: the embedding model is unavailable." : "",
+		...(embedder === null ? [] : embedderSentences(embedder)),
+		state.status?.index.dense === "off" && !ownProblem ? "Keyword search only: the embedding model is unavailable." : "",
 		describeRedactions(state.status?.index.redactions ?? null),
 		...problems,
 	].filter((p) => p !== "");

@@ -28,6 +28,24 @@ const indexProgress = obj({
 });
 export type IndexRunProgress = Infer<typeof indexProgress>;
 
+/** Which embedder dense search uses and why that one (docs/api.md); absent from sidecars older than the built-in embedder. */
+const embedderStatus = obj({
+	// Plain text, not closed lists: a backend or a reason a newer sidecar adds must not make the whole status unreadable.
+	/** "builtin" or "ollama". */
+	backend: str,
+	model: str,
+	/** How the sidecar names it: "built-in all-MiniLM-L6-v2, 384-d", "Ollama: nomic-embed-text". */
+	label: str,
+	/** "configured" (a setting), "index" (the one the index was built with) or "default" (the built-in one). */
+	source: str,
+	state: literal("ready", "building", "off"),
+	/** One sentence with the fix while the embedder is unavailable (dense search off), else null. */
+	problem: withDefault(nullable(str), null),
+	/** The label of the embedder the index was built with, while its vectors are rebuilt with this one. */
+	replaces: withDefault(nullable(str), null),
+});
+export type EmbedderStatus = Infer<typeof embedderStatus>;
+
 export const statusBody = obj({
 	api_version: num,
 	version: str,
@@ -58,6 +76,8 @@ export const statusBody = obj({
 		redactions: nullable(redactions),
 	}),
 	models: modelsStatus,
+	/** Null from a sidecar that does not report it. */
+	embedder: withDefault(nullable(embedderStatus), null),
 	store: str,
 });
 export type StatusBody = Infer<typeof statusBody>;

@@ -1,6 +1,7 @@
-/** The settings tab: where the sidecar is, its token, how many sources to use, and how to start the sidecar. */
+/** The settings tab: where the sidecar is, its token, which embedder it uses, how many sources to use, and how to start the sidecar. */
 
 import { type App, Notice, Platform, type Plugin, PluginSettingTab, type Setting, type SettingDefinitionItem } from "obsidian";
+import { describeCheck, describeEmbedderSetting } from "../answer/embedder";
 import { describeConnection } from "../answer/status";
 import { INSTALL_COMMAND, INSTALL_COMMAND_UV } from "../desktop/commandLookup";
 import { locateCommand, sidecarLookup } from "../desktop/locate";
@@ -76,6 +77,7 @@ export class AskVaultSettingTab extends PluginSettingTab {
 				render: (setting) => this.renderToken(setting),
 			},
 			{ name: "Connection", render: (setting) => this.renderConnection(setting) },
+			{ name: "Embedder", render: (setting) => this.renderEmbedder(setting) },
 			{
 				name: "Sources per question",
 				desc: describeSourceCount(this.host.settings.topK),
@@ -141,9 +143,7 @@ export class AskVaultSettingTab extends PluginSettingTab {
 				let message: string;
 				try {
 					const body = await connection.client.status();
-					const problems = [body.models.embed.problem, body.models.chat.problem].filter((p) => p);
-					const via = connection.lastEndpoint ? ` at ${connection.lastEndpoint.baseUrl}` : "";
-					message = `Connected to Ask Vault ${body.version}${via}: ${body.vault.notes} notes. ${problems.join(" ")}`.trim();
+					message = describeCheck(body, connection.lastEndpoint?.baseUrl ?? null);
 				} catch (e) {
 					message = e instanceof Error ? e.message : String(e);
 				}
@@ -154,6 +154,16 @@ export class AskVaultSettingTab extends PluginSettingTab {
 				show();
 			}),
 		);
+		return connection.onChange(show);
+	}
+
+	/** Which embedder the sidecar uses and why, from its last status, following the live state like the connection line. */
+	private renderEmbedder(setting: Setting): () => void {
+		const { connection } = this.host;
+		const show = (): void => {
+			setting.setDesc(describeEmbedderSetting(connection.state.connected ? connection.state.status : null));
+		};
+		show();
 		return connection.onChange(show);
 	}
 
@@ -209,7 +219,13 @@ export class AskVaultSettingTab extends PluginSettingTab {
 				},
 			},
 			this.textRow("Data folder", "Where the sidecar keeps its index (`--data-dir`). Empty for the default per-user folder.", "dataDir"),
-			this.textRow("Embedding model", "The Ollama model that embeds notes and questions.", "embedModel"),
+			this.textRow(
+				"Embedding model",
+				"Empty: the embedder this vault's index was built with, at first the built-in one (no Ollama needed to search). `builtin`, or an Ollama embedding model such as nomic-embed-text, rebuilds the vectors with that one.",
+				"embedModel",
+				undefined,
+				"the index's own (built in)",
+			),
 			this.textRow("Chat model", "The Ollama model that writes answers.", "chatModel"),
 			{
 				name: "Apply to the running sidecar",
@@ -247,7 +263,7 @@ export class AskVaultSettingTab extends PluginSettingTab {
 	}
 
 	/** A text field for a setting; empty means its default (the data folder's default is empty: the per-user folder). */
-	private textRow(name: string, desc: string, key: TextKey, changed?: () => void): Row {
+	private textRow(name: string, desc: string, key: TextKey, changed?: () => void, placeholder?: string): Row {
 		const { settings } = this.host;
 		return {
 			name,
@@ -255,7 +271,7 @@ export class AskVaultSettingTab extends PluginSettingTab {
 			render: (setting) =>
 				void setting.addText((text) =>
 					text
-						.setPlaceholder(DEFAULT_SETTINGS[key])
+						.setPlaceholder(placeholder ?? DEFAULT_SETTINGS[key])
 						.setValue(settings[key])
 						.onChange(async (value) => {
 							settings[key] = value.trim() || DEFAULT_SETTINGS[key];
