@@ -15,7 +15,10 @@ DIM = 64
 
 
 def make_config(vault: Path, data_root: Path, ollama_url: str) -> Config:
-    return load_config({"vault": str(vault), "data_dir": str(data_root), "ollama_url": ollama_url, "port": 0}, {})
+    # The fake Ollama's embedder: these runs are about faults (Ollama dying, the disk filling), and compare indexes
+    # by the fake's 64-d vectors.
+    flags = {"vault": str(vault), "data_dir": str(data_root), "ollama_url": ollama_url, "port": 0}
+    return load_config({**flags, "embed_model": "nomic-embed-text"}, {})
 
 
 def child_env(workdir: Path) -> dict[str, str]:

@@ -53,9 +53,9 @@ async def test_indexing_a_hostile_vault_completes_and_keeps_the_good_notes(
 ) -> None:
     vault = tmp_path / "vault"
     _write(vault)
-    config = load_config(
-        {"vault": str(vault), "data_dir": str(tmp_path / "data"), "ollama_url": closed_port_url, "port": 0}, {}
-    )
+    # An Ollama embedder at a closed port: this test is about parsing and chunking hostile notes, keyword-only.
+    flags = {"vault": str(vault), "data_dir": str(tmp_path / "data"), "ollama_url": closed_port_url, "port": 0}
+    config = load_config({**flags, "embed_model": "nomic-embed-text"}, {})
     async with open_engine(config, sync_vectors=False) as engine:
         report = await engine.indexer.run()
         failed = {p.path: p.reason for p in report.failed}

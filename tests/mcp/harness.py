@@ -86,16 +86,23 @@ def cli_ids(body: Mapping[str, object]) -> list[str]:
     return [str(item["id"]) for item in results]
 
 
-def common_args(vault: Path, data_root: Path, ollama_url: str) -> list[str]:
-    return ["--vault", str(vault), "--data-dir", str(data_root), "--ollama-url", ollama_url]
+FAKE_EMBED_MODEL = "nomic-embed-text"
+"""The fake Ollama's embedder, fast and deterministic; None runs the real built-in one, as a user gets it."""
+
+
+def common_args(vault: Path, data_root: Path, ollama_url: str, embed_model: str | None = FAKE_EMBED_MODEL) -> list[str]:
+    args = ["--vault", str(vault), "--data-dir", str(data_root), "--ollama-url", ollama_url]
+    return [*args, "--embed-model", embed_model] if embed_model else args
 
 
 @asynccontextmanager
-async def mcp_client(vault: Path, data_root: Path, ollama_url: str, log: Path, *extra: str) -> AsyncIterator[McpClient]:
+async def mcp_client(
+    vault: Path, data_root: Path, ollama_url: str, log: Path, *extra: str, embed_model: str | None = FAKE_EMBED_MODEL
+) -> AsyncIterator[McpClient]:
     """`askvault mcp` as a subprocess, initialized; stdout must carry nothing but protocol messages."""
     params = StdioServerParameters(
         command=str(ASKVAULT),
-        args=["mcp", *common_args(vault, data_root, ollama_url), *extra],
+        args=["mcp", *common_args(vault, data_root, ollama_url, embed_model), *extra],
         env=isolated_env(data_root.parent),
     )
     client: McpClient | None = None

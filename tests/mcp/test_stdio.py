@@ -78,17 +78,20 @@ QUERIES: list[tuple[str, str | None, str | None]] = [
 ]
 
 
+@pytest.mark.timeout(300)
 async def test_search_matches_the_cli(vault: VaultOnDisk, fake_ollama: RunningOllama) -> None:
-    await index_with_cli(vault, fake_ollama)
+    # No embedder named anywhere: the CLI indexes with the built-in one and MCP uses the one the index remembers.
+    args = common_args(vault.root, vault.data_root, fake_ollama.url, embed_model=None)
+    await askvault_cli(vault.data_root, "index", *args, *EXCLUDE)
     expected: dict[str, list[str]] = {}
     for query, folder, tag in QUERIES:
         filters = [*(("--folder", folder) if folder else ()), *(("--tag", tag) if tag else ())]
-        args = common_args(vault.root, vault.data_root, fake_ollama.url)
         out = await askvault_cli(vault.data_root, "search", query, *filters, "--json", *args, *EXCLUDE)
         expected[query] = cli_ids(json.loads(out))
         assert expected[query], query
+    assert not fake_ollama.fake.calls("/api/embed")
     log = vault.root.parent / "mcp.log"
-    async with mcp_client(vault.root, vault.data_root, fake_ollama.url, log, *EXCLUDE) as client:
+    async with mcp_client(vault.root, vault.data_root, fake_ollama.url, log, *EXCLUDE, embed_model=None) as client:
         # Keyword search answers at once; semantic search joins once the stored vectors are open.
         await client.eventually(lambda: dense_ready(client), "semantic search to come back")
         for query, folder, tag in QUERIES:

@@ -70,7 +70,10 @@ async def test_the_sample_vault_canaries_never_surface(
     debug_logs(caplog)
     vault = tmp_path / "sample-vault"
     shutil.copytree(SAMPLE_VAULT, vault)
-    config = canary_config(vault, tmp_path / "data", fake_ollama.url, private_rules=False)
+    # The fake's embeddings: redaction happens before any embedder sees a chunk (the egress test runs the built-in).
+    config = canary_config(
+        vault, tmp_path / "data", fake_ollama.url, private_rules=False, embed_model="nomic-embed-text"
+    )
     questions = [
         "What are the B2 recovery codes?",
         "What is the AWS access key for the offsite backup?",
