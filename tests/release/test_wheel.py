@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -94,6 +95,29 @@ def test_the_wheel_carries_the_plugin_and_installs_it_from_a_fresh_venv(tmp_path
     )
     for name in BUNDLED:
         assert (target / name).read_bytes() == BUILT[name].read_bytes(), name
+    _searches_semantically(bin_dir, tmp_path)
+
+
+def _searches_semantically(bin_dir: Path, tmp_path: Path) -> None:
+    """The installed wheel carries the built-in embedder's files: no Ollama, no flag, and every hit has a dense rank;
+    a second command without flags uses the embedder the index recorded."""
+    where = run(bin_dir / "python", "-c", "from askvault.embed.builtin_files import ASSETS; print(ASSETS)")
+    assert Path(where.stdout.strip()).is_relative_to(tmp_path / "venv"), where.stdout + where.stderr
+    vault = tmp_path / "notes"
+    (vault / ".obsidian").mkdir(parents=True)
+    (vault / "Cat.md").write_text("# Cat\n\nThe cat sleeps on the warm windowsill all afternoon.\n", encoding="utf-8")
+    (vault / "Revenue.md").write_text("# Revenue\n\nQuarterly revenue grew by eight percent.\n", encoding="utf-8")
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("OLLAMA", "ASKVAULT"))}
+    env["OLLAMA_HOST"] = "http://127.0.0.1:9"  # nothing listens there: search must not need Ollama
+    shared: list[str | Path] = ["--vault", vault, "--data-dir", tmp_path / "data"]
+    indexed = run(bin_dir / "askvault", "index", *shared, env=env)
+    assert indexed.returncode == 0, indexed.stderr
+    assert "Dense search: ready with built-in all-MiniLM-L6-v2, 384-d" in indexed.stdout
+    found = run(bin_dir / "askvault", "search", "a kitten napping in the sun", "--json", *shared, env=env)
+    assert found.returncode == 0, found.stderr
+    results = json.loads(found.stdout)["results"]
+    assert results[0]["path"] == "Cat.md"
+    assert all(result["dense_rank"] is not None for result in results)
 
 
 def _no_bundle(tree: Path) -> None:
