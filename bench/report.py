@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
 import matplotlib
+
+from askvault.config import BuiltinEmbedParams
+from bench.embedder_report import embedder_section
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # the backend must be chosen first
@@ -25,6 +29,12 @@ class Goal:
     limit: float
     unit: str
     shown: str
+    compare: str = "<="
+    """How the measured value must stand to the limit: `<=`, `>=` or `>` (a ratio that must exceed it)."""
+
+
+_COMPARE = {"<=": operator.le, ">=": operator.ge, ">": operator.gt}
+_EMBED = ("embedder", "vaults", "sample-vault")
 
 
 GOALS = (
@@ -40,6 +50,13 @@ GOALS = (
          "≤ 50 ms"),
     Goal("RSS after indexing, 1M × 768-d (`--sizes 1m`)", ("sizes", "1m", "memory_after_index_mb", "VmRSS"), 4096,
          "MB", "≤ 4 GB"),
+    Goal("built-in embedder ÷ ONNX floor, sample vault chunks/s", (*_EMBED, "ratios", "builtin_vs_floor"), 0.8, "×",
+         "≥ 0.8×", ">="),
+    Goal("built-in embedder ÷ HTTP (Ollama API, all-minilm), sample vault chunks/s",
+         (*_EMBED, "ratios", "builtin_vs_http"), 1.0, "×", "> 1× (faster)", ">"),
+    Goal("RSS added by the built-in embedder (peak, sample vault embedded)",
+         ("embedder", "memory", f"alone-b{BuiltinEmbedParams().batch}", "added_peak_mb"), 150, "MB", "≤ 150 MB"),
+    Goal("query embedding p50, built-in embedder", ("embedder", "query_ms", "builtin", "p50"), 15, "ms", "≤ 15 ms"),
 )  # fmt: skip
 
 
@@ -59,7 +76,7 @@ def goals(results: Mapping[str, object]) -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
     for goal in GOALS:
         value = lookup(results, goal.where)
-        met: bool | None = None if value is None else value <= goal.limit
+        met: bool | None = None if value is None else bool(_COMPARE[goal.compare](value, goal.limit))
         rows.append({"name": goal.name, "value": value, "unit": goal.unit, "goal": goal.shown, "met": met})
     return rows
 
@@ -225,6 +242,9 @@ def _sections(results: Results) -> list[str]:
         )
     elif isinstance(minilm, str):
         lines += ["", f"Real embedder: {minilm}"]
+    embedder = results.get("embedder")
+    if isinstance(embedder, dict):
+        lines += embedder_section(embedder)
     return lines
 
 
@@ -269,13 +289,15 @@ def plot(results: Results, path: Path) -> None:
 
 
 def write(results: Results, out_dir: Path) -> dict[str, Path]:
-    """Writes <date>.json, <date>.md and <date>.png into `out_dir`; returns their paths."""
+    """Writes <name>.json, <name>.md and (with sizes) <name>.png into `out_dir`; returns their paths."""
     out_dir.mkdir(parents=True, exist_ok=True)
     results["goals"] = goals(results)
-    stem = str(cast(dict[str, object], results["meta"])["date"])
-    paths = {"json": out_dir / f"{stem}.json", "md": out_dir / f"{stem}.md", "png": out_dir / f"{stem}.png"}
+    meta = cast(dict[str, object], results["meta"])
+    stem = str(meta.get("name") or meta["date"])
+    paths = {"json": out_dir / f"{stem}.json", "md": out_dir / f"{stem}.md"}
     paths["json"].write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     paths["md"].write_text(markdown(results), encoding="utf-8")
-    if results["sizes"]:
+    if results["sizes"]:  # the plot is of the sizes
+        paths["png"] = out_dir / f"{stem}.png"
         plot(results, paths["png"])
     return paths

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from bench import report
 from bench.answer import run_answer
+from bench.embedder import EmbedderOptions, run_embedder
 from bench.freshness import run_freshness
 from bench.harness import commit, load_average, machine
 from bench.harness import in_fresh_process as fresh
@@ -25,7 +26,10 @@ from bench.sidecar import run_sidecar_rss
 from bench.vector_engines import Spec, compare
 
 REPO = Path(__file__).resolve().parents[1]
-PARTS = ("sizes", "freshness", "answer", "sidecar", "engines")
+PARTS = ("sizes", "freshness", "answer", "sidecar", "engines", "embedder")
+DEFAULT_PARTS = PARTS[:-1]
+"""`embedder` runs when named: it measures the model rather than our code, and takes as long as the rest together
+(README.md, "The built-in embedder")."""
 DEFAULT_SIZES = "1k,10k,50k,100k,300k"
 """The default suite took ≈ 15-20 minutes on 2 shared cores up to 100k; 300k adds an estimated 20 (both it and 100k
 build a vector graph). `--sizes 1k,10k` for a quick look, `--sizes 1m` for the million (estimated ≈ 1 hour and
@@ -35,7 +39,7 @@ build a vector graph). `--sizes 1k,10k` for a quick look, `--sizes 1m` for the m
 @dataclass
 class Options:
     sizes: list[int] = field(default_factory=lambda: parse_sizes(DEFAULT_SIZES))
-    parts: tuple[str, ...] = PARTS
+    parts: tuple[str, ...] = DEFAULT_PARTS
     dim: int = 768
     seed: int = 7
     queries: int = 200
@@ -51,8 +55,11 @@ class Options:
     minilm_chunks: int = 1000
     ollama_url: str = field(default_factory=default_url)
     embed_server_cmd: str = field(default_factory=lambda: os.environ.get("EMBED_SERVER_CMD", ""))
+    embedder: EmbedderOptions = field(default_factory=EmbedderOptions)
     out: Path = REPO / "bench" / "results"
     stamp: str = field(default_factory=lambda: datetime.now(UTC).date().isoformat())
+    name: str = ""
+    """Appended to the date in the files' names (`2026-12-03-builtin-embedder.json`)."""
 
 
 def parse_sizes(text: str) -> list[int]:
@@ -88,9 +95,11 @@ def run_suite(options: Options) -> dict[str, Path]:
     os.environ["OPENBLAS_NUM_THREADS"] = "1"
     o = options
     meta: dict[str, object] = {
-        "date": o.stamp, "commit": commit(), "machine": machine(), "load_start": load_average(),
+        "date": o.stamp, "name": f"{o.stamp}-{o.name}" if o.name else o.stamp, "commit": commit(),
+        "machine": machine(), "load_start": load_average(),
         "queries": o.queries, "warmup": WARMUP, "repeats": o.repeats, "seed": o.seed,
-        "embedder": f"in-process hash embedder, {o.dim}-d, near-zero cost (embedding time measured and excluded)",
+        "embedder": f"in-process hash embedder, {o.dim}-d, near-zero cost (embedding time measured and excluded), "
+        "in every part but `embedder` and `--minilm`",
     }  # fmt: skip
     results: dict[str, object] = {"meta": meta, "sizes": []}
     with tempfile.TemporaryDirectory(prefix="askvault-bench-") as tmp:
@@ -121,6 +130,9 @@ def run_suite(options: Options) -> dict[str, Path]:
         if "engines" in o.parts:
             spec = Spec(n=o.engine_points, dim=o.dim, queries=o.engine_queries)
             results["engines"] = _timed("engines", meta, partial(compare, spec, o.engines, work))
+        if "embedder" in o.parts:
+            call = partial(run_embedder, o.embedder, o.ollama_url, work / "embedder")
+            results["embedder"] = _timed("embedder", meta, call)
         if not o.minilm:
             results["minilm"] = "not run (pass --minilm)"
         elif not o.embed_server_cmd and not answers(o.ollama_url):
@@ -136,20 +148,31 @@ def run_suite(options: Options) -> dict[str, Path]:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description="Ask Vault benchmarks.")
     parser.add_argument("--sizes", default=DEFAULT_SIZES, help=f"corpus sizes in chunks [default {DEFAULT_SIZES}]")
-    parser.add_argument("--parts", default=",".join(PARTS), help=f"subset of {','.join(PARTS)}")
+    parser.add_argument(
+        "--parts", default=",".join(DEFAULT_PARTS), help=f"any of {','.join(PARTS)} [{','.join(DEFAULT_PARTS)}]"
+    )
     parser.add_argument("--dim", type=int, default=768)
     parser.add_argument("--queries", type=int, default=200, help="queries per size")
     parser.add_argument("--repeats", type=int, default=5, help="runs of each freshness figure")
     parser.add_argument("--minilm", action="store_true", help="also index with the real all-minilm embedder")
     parser.add_argument(
-        "--ollama-url", default=default_url(), help="for --minilm: a server with all-minilm [OLLAMA_URL]"
+        "--ollama-url", default=default_url(), help="for --minilm and embedder: a server with all-minilm [OLLAMA_URL]"
     )
+    parser.add_argument(
+        "--corpora",
+        type=Path,
+        default=EmbedderOptions().corpora,
+        help="for embedder: a folder holding de-wiki (eval/corpora/README.md), measured beside the sample vault "
+        "[CORPORA_DIR]",
+    )
+    parser.add_argument("--embedder-repeats", type=int, default=3, help="for embedder: passes per variant")
     parser.add_argument(
         "--embed-server-cmd",
         default=os.environ.get("EMBED_SERVER_CMD", ""),
         help="for --minilm: start this local server with --port N appended instead [EMBED_SERVER_CMD]",
     )
     parser.add_argument("--out", type=Path, default=Options.out)
+    parser.add_argument("--name", default="", help="appended to the date in the files' names")
     parser.add_argument("--from-json", type=Path, help="only re-render the tables and plot of a saved run")
     args = parser.parse_args(argv)
     if args.from_json is not None:
@@ -164,6 +187,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     options = Options(
         sizes=parse_sizes(args.sizes), parts=parts, dim=args.dim, queries=args.queries, repeats=args.repeats,
         minilm=args.minilm, ollama_url=args.ollama_url, embed_server_cmd=args.embed_server_cmd, out=args.out,
+        embedder=EmbedderOptions(corpora=args.corpora, repeats=args.embedder_repeats), name=args.name,
     )  # fmt: skip
     for kind, path in run_suite(options).items():
         print(f"wrote {kind}: {path}")
