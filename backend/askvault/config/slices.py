@@ -129,8 +129,9 @@ class BuiltinEmbedParams:
 
     threads: int = 0
     """ONNX Runtime's threads; 0: its default (the machine's cores)."""
-    batch: int = 16
-    """Texts per inference call, sorted by length first (bench/README.md, "The built-in embedder")."""
+    batch: int = 4
+    """Texts per inference call, sorted by length first. 4, not 16: the same speed on 2 cores, and ONNX Runtime's
+    working memory grows with the batch (peak added RSS 366 MB against 864 MB; bench/README.md)."""
     models_dir: Path | None = None
     """Where the verified model folder is kept; None: `<data_dir>/models`. `load_config` shares one per data root."""
 

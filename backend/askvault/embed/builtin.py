@@ -51,9 +51,7 @@ class BuiltinEmbedder:
     length within a call so that a batch pads little (bench/README.md, "The built-in embedder").
     """
 
-    def __init__(
-        self, models_dir: Path, *, threads: int = 0, batch: int = 16, model: BuiltinModel = ALL_MINILM
-    ) -> None:
+    def __init__(self, models_dir: Path, *, threads: int = 0, batch: int = 4, model: BuiltinModel = ALL_MINILM) -> None:
         self._models_dir = models_dir
         self._threads = threads
         self._batch = max(1, batch)
