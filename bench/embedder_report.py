@@ -45,11 +45,12 @@ def _paths_table(e: Node, vaults: list[Node]) -> list[str]:
         "",
         f"### Throughput on the same chunks (chunks/s, tokens/s in brackets; median of {e['repeats']} passes each)",
         "",
-        f"Chunks as the indexer hands them over ({e['indexer_call']} per `embed_documents` call, in index order); "
+        f"Chunks as the indexer hands them over ({e['indexer_call']} per `embed_documents` call, in index order), "
+        "each call through every variant before the next; "
         f"built-in and floor at batch {cast(Node, e['defaults'])['batch']}, threads "
         f"{cast(Node, e['defaults'])['threads']} (0: ONNX Runtime's default). Bands by characters: short "
         f"< {bands.get('short_below')}, long > {bands.get('long_above')}. Ratios are medians of the ratios within "
-        "each repetition (the variants take turns), so a burst of load hits both sides alike.",
+        "each repetition, so a burst of load hits both sides alike.",
         "",
         "| chunks of | chunks | tokens | ONNX floor | built-in | HTTP | floor, no graph opt. | built-in ÷ floor | "
         "built-in ÷ HTTP | no graph opt. ÷ floor |",
@@ -113,8 +114,10 @@ def _sweep_table(sweep: Node) -> list[str]:
         "",
         f"### Batch size × threads (built-in path, {sweep.get('vault')}: {sweep.get('chunks')} chunks)",
         "",
-        f"Chunks/s (tokens/s), and × the shipped setting (batch {ref.get('batch')}, threads {ref.get('threads')}) "
-        "measured in the same repetitions; threads 0 is ONNX Runtime's default.",
+        f"Chunks/s (tokens/s), and × the shipped setting (batch {ref.get('batch')}, threads {ref.get('threads')}): "
+        "each setting is loaded for its pass and takes turns call by call with the shipped one, kept loaded (the "
+        "median of the ratios per pass). The shipped setting's own row pairs it with a second copy of itself: how "
+        "far from 1.00× two equal settings come out here. Threads 0 is ONNX Runtime's default.",
         "",
         "| batch | " + " | ".join(f"threads {t}" for t in threads) + " |",
         "|---" * (len(threads) + 1) + "|",

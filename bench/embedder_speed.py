@@ -1,8 +1,8 @@
 """Embedding speed side by side on the same chunks: the ONNX floor, the built-in embedder and Ollama's HTTP API.
 
-Each function runs in a fresh process (`harness.in_fresh_process`). The variants compared take turns within every
-repetition (the order rotates), so a burst of load from other jobs hits them alike; ratios are taken within a
-repetition and their median reported, beside the medians of each variant's own figures.
+`measure` runs in a fresh process (`harness.in_fresh_process`). The variants compared take turns call by call (the
+order rotates), so a burst of load from other jobs hits them alike; ratios are taken within a repetition and their
+median reported, beside the medians of each variant's own figures.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -35,6 +36,7 @@ LONG_ABOVE = 1200
 """Chunk-length bands in characters of the text embedded (`index_text`)."""
 DEFAULTS = BuiltinEmbedParams()
 
+T = TypeVar("T")
 Rows = Matrix | list[list[float]]
 Documents = Callable[[list[str]], Awaitable[Rows]]
 
@@ -45,31 +47,23 @@ class Variant:
     query: Callable[[str], Awaitable[object]]
 
 
-@dataclass(frozen=True)
-class Reloaded:
-    """A built-in embedder loaded (and warmed up) before each pass and dropped after it: ONNX Runtime's memory arena
-    keeps the peak of every session, so a sweep holding all its settings at once grew past 10 GB."""
-
-    models_dir: Path
-    batch: int
-    threads: int
-
-    @contextlib.asynccontextmanager
-    async def opened(self, warm: list[str]) -> AsyncIterator[Documents]:
-        embedder = BuiltinEmbedder(self.models_dir, threads=self.threads, batch=self.batch)
-        try:
-            await embedder.embed_documents(warm)
-            yield embedder.embed_documents
-        finally:
-            await embedder.aclose()
-            gc.collect()
+@contextlib.asynccontextmanager
+async def reloaded(models_dir: Path, batch: int, threads: int, warm: list[str]) -> AsyncIterator[Documents]:
+    """A built-in embedder loaded and warmed up for one pass, dropped after it: ONNX Runtime's memory arena keeps
+    each session's peak, so a sweep holding all its settings at once grew past 10 GB."""
+    embedder = BuiltinEmbedder(models_dir, threads=threads, batch=batch)
+    try:
+        await embedder.embed_documents(warm)
+        yield embedder.embed_documents
+    finally:
+        await embedder.aclose()
+        gc.collect()
 
 
 def log(step: str) -> None:
     """Progress on stderr: a run takes long on a busy machine."""
-    print(
-        f"bench: embedder: {step} (load {', '.join(f'{x:.1f}' for x in os.getloadavg())})", file=sys.stderr, flush=True
-    )
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"bench: embedder {time.strftime('%H:%M:%S')}: {step} (load {load})", file=sys.stderr, flush=True)
 
 
 def calls_of(texts: Sequence[str]) -> list[list[str]]:
@@ -81,7 +75,7 @@ def band_of(text: str) -> str:
     return "short" if len(text) < SHORT_BELOW else "long" if len(text) > LONG_ABOVE else "medium"
 
 
-def rotated(names: Sequence[str], turn: int) -> list[str]:
+def rotated(names: Sequence[T], turn: int) -> list[T]:
     shift = turn % len(names) if names else 0
     return [*names[shift:], *names[:shift]]
 
@@ -124,36 +118,33 @@ async def variants(
             await http.aclose()
 
 
-async def _pass(documents: Documents, calls: list[list[str]]) -> tuple[float, Matrix]:
-    started = time.perf_counter()
-    outputs = [await documents(call) for call in calls]
-    seconds = time.perf_counter() - started
-    return seconds, np.vstack([np.asarray(rows, dtype=np.float32) for rows in outputs])
-
-
 async def interleaved(
-    documents: Mapping[str, Documents | Reloaded], texts: Sequence[str], repeats: int
+    documents: Mapping[str, Documents], texts: Sequence[str], repeats: int, *, warm: bool = True
 ) -> tuple[dict[str, list[float]], dict[str, Matrix]]:
-    """Seconds per pass over `texts` for each variant, `repeats` times in rotating order; and each one's vectors."""
+    """Seconds per pass over `texts` for each variant, `repeats` passes; and each one's vectors.
+
+    The variants take turns call by call (each indexer call goes through every variant, in an order that rotates,
+    before the next call), so load from other jobs, which shifts within seconds, falls on all of them alike.
+    """
     calls = calls_of(texts)
     names = list(documents)
-    for name in names:  # first-call costs (allocations, connections) stay out of the figures
-        variant = documents[name]
-        if not isinstance(variant, Reloaded):  # that one warms up before each pass
-            await variant(calls[0])
+    if warm:  # first-call costs (allocations, connections) stay out of the figures
+        for name in names:
+            await documents[name](calls[0])
     seconds: dict[str, list[float]] = {name: [] for name in names}
-    vectors: dict[str, Matrix] = {}
+    rows: dict[str, list[Matrix]] = {name: [] for name in names}
     for turn in range(repeats):
-        for name in rotated(names, turn):
-            variant = documents[name]
-            if isinstance(variant, Reloaded):
-                async with variant.opened(calls[0]) as embed:
-                    took, rows = await _pass(embed, calls)
-            else:
-                took, rows = await _pass(variant, calls)
-            seconds[name].append(round(took, 4))
-            vectors.setdefault(name, rows)
-    return seconds, vectors
+        took = dict.fromkeys(names, 0.0)
+        for at, call in enumerate(calls):
+            for name in rotated(names, turn + at):
+                started = time.perf_counter()
+                vectors = await documents[name](call)
+                took[name] += time.perf_counter() - started
+                if turn == 0:
+                    rows[name].append(np.asarray(vectors, dtype=np.float32))
+        for name in names:
+            seconds[name].append(round(took[name], 4))
+    return seconds, {name: np.vstack(found) for name, found in rows.items()}
 
 
 def figures(seconds: list[float], chunks: int, tokens: int) -> dict[str, object]:
@@ -193,7 +184,7 @@ class SampleSpec:
 
 
 async def _paths(found: dict[str, Variant], texts: list[str], tokens: list[int], repeats: int) -> dict[str, object]:
-    documents: dict[str, Documents | Reloaded] = {name: v.documents for name, v in found.items()}
+    documents = {name: v.documents for name, v in found.items()}
     log(f"{len(texts)} chunks, {' / '.join(documents)}")
     seconds, vectors = await interleaved(documents, texts, repeats)
     result: dict[str, object] = {"tokens": sum(tokens), **_compare(seconds, len(texts), sum(tokens))}
@@ -217,14 +208,23 @@ async def _paths(found: dict[str, Variant], texts: list[str], tokens: list[int],
 
 
 async def _sweep(
-    models_dir: Path, configs: list[tuple[int, int]], texts: list[str], tokens: int, repeats: int
+    models_dir: Path, shipped: Documents, configs: list[tuple[int, int]], texts: list[str], tokens: int, repeats: int
 ) -> dict[str, object]:
-    keyed: dict[str, Documents | Reloaded] = {f"b{b}-t{t}": Reloaded(models_dir, b, t) for b, t in configs}
-    seconds, _ = await interleaved(keyed, texts, repeats)
-    ref = seconds[f"b{DEFAULTS.batch}-t{DEFAULTS.threads}"]
+    """Each setting in its own pass, paired call by call with the shipped setting (kept loaded): a pass takes
+    minutes, and the load from other jobs changes within them, so each ratio comes from calls seconds apart. The
+    shipped setting paired with a second copy of itself shows how far apart two equal settings come out."""
+    calls = calls_of(texts)
+    seconds: dict[tuple[int, int], list[float]] = {c: [] for c in configs}
+    paired: dict[tuple[int, int], list[float]] = {c: [] for c in configs}
+    for turn in range(repeats):
+        for b, t in rotated(configs, turn):
+            async with reloaded(models_dir, b, t, calls[0]) as embed:
+                pair, _ = await interleaved({"shipped": shipped, "setting": embed}, texts, 1, warm=False)
+            seconds[(b, t)] += pair["setting"]
+            paired[(b, t)] += pair["shipped"]
     rows = [
-        {"batch": b, "threads": t, **figures(seconds[f"b{b}-t{t}"], len(texts), tokens),
-         "vs_reference": ratio(seconds[f"b{b}-t{t}"], ref)}
+        {"batch": b, "threads": t, **figures(seconds[(b, t)], len(texts), tokens), "shipped_seconds": paired[(b, t)],
+         "vs_reference": ratio(seconds[(b, t)], paired[(b, t)])}
         for b, t in configs
     ]  # fmt: skip
     reference = {"batch": DEFAULTS.batch, "threads": DEFAULTS.threads}
@@ -255,11 +255,11 @@ async def _measure(
         result = await _paths(found, texts, tokens, repeats)
         if sample is None:
             return result
-        configs = [(b, t) for t in sample.threads for b in sample.batches]
+        configs = list(dict.fromkeys((b, t) for t in sample.threads for b in sample.batches))
         reference = (DEFAULTS.batch, DEFAULTS.threads)
         configs += [] if reference in configs else [reference]
         log(f"sweep of {len(configs)} settings")
-        result["sweep"] = await _sweep(models_dir, configs, texts, sum(tokens), repeats)
+        result["sweep"] = await _sweep(models_dir, found["builtin"].documents, configs, texts, sum(tokens), repeats)
         one_thread = BuiltinEmbedder(models_dir, threads=1, batch=DEFAULTS.batch)
         try:
             queries = {name: v.query for name, v in found.items() if name != "floor_noopt"}

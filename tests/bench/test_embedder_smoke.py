@@ -11,7 +11,7 @@ from bench.embedder_speed import band_of, rotated
 from bench.harness import NOWHERE
 
 from askvault.config import BuiltinEmbedParams
-from bench import suite
+from bench import report, suite
 
 pytestmark = pytest.mark.slow
 
@@ -36,6 +36,20 @@ def test_variants_take_turns(turn: int, order: list[str]) -> None:
     assert rotated(["a", "b", "c"], turn) == order
 
 
+@pytest.mark.parametrize(
+    ("batch", "peak", "met"),
+    [(1, 120.0, True), (1, 300.0, False), (4, 120.0, None)],
+    ids=["met", "missed", "no-row-for-that-batch"],
+)
+def test_memory_goal_reads_the_batch_the_results_were_measured_at(batch: int, peak: float, met: bool | None) -> None:
+    results: dict[str, object] = {
+        "sizes": [],
+        "embedder": {"defaults": {"batch": batch}, "memory": [{"label": "alone-b1", "added_peak_mb": peak}]},
+    }
+    (row,) = [g for g in report.goals(results) if str(g["name"]).startswith("RSS added by the built-in")]
+    assert row["met"] is met
+
+
 def _tiny_vault(root: Path) -> Path:
     root.mkdir()
     sentence = "The heat pump's defrost cycle runs when the outdoor coil ices over. "
@@ -52,7 +66,7 @@ def test_embedder_part_writes_its_rows(tmp_path: Path) -> None:
         corpora=None,
         repeats=1,
         index_repeats=1,
-        batches=(1, DEFAULT_BATCH),
+        batches=(1, 4),
         threads=(1,),
         memory_batches=(DEFAULT_BATCH,),
         query_calls=3,
@@ -80,7 +94,8 @@ def test_embedder_part_writes_its_rows(tmp_path: Path) -> None:
     assert set(vault["bands"]) == {"short", "medium", "long"}
     assert vault["match"]["floor_vs_builtin_min_cosine"] >= 0.9999  # the floor computes the same vectors
     assert set(vault["ratios"]) == {"builtin_vs_floor", "floor_noopt_vs_floor"}
-    assert {(r["batch"], r["threads"]) for r in e["sweep"]["rows"]} == {(1, 1), (DEFAULT_BATCH, 1), (DEFAULT_BATCH, 0)}
+    assert [(r["batch"], r["threads"]) for r in e["sweep"]["rows"]] == [(1, 1), (4, 1), (DEFAULT_BATCH, 0)]
+    assert all(len(r["seconds"]) == len(r["shipped_seconds"]) == 1 for r in e["sweep"]["rows"])
     assert [m["label"] for m in e["memory"]] == [
         f"{mode}-b{DEFAULT_BATCH}" for mode in ("alone", "floor", "floor-noopt", "engine")
     ]

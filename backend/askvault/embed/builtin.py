@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from askvault.embed.builtin_files import ALL_MINILM, BuiltinModel, model_folder
+from askvault.embed.builtin_prepared import discard, prepared_folder
 from askvault.embed.prefixes import NONE, Prefixes
 from askvault.errors import BuiltinModelBroken
 
 if TYPE_CHECKING:  # fastembed pulls in onnxruntime and numpy: imported when the model is first used
     from fastembed import TextEmbedding
+
+log = logging.getLogger(__name__)
 
 BACKEND = "builtin"
 _PROBE_TEXT = "dimension probe"
@@ -51,7 +55,7 @@ class BuiltinEmbedder:
     length within a call so that a batch pads little (bench/README.md, "The built-in embedder").
     """
 
-    def __init__(self, models_dir: Path, *, threads: int = 0, batch: int = 4, model: BuiltinModel = ALL_MINILM) -> None:
+    def __init__(self, models_dir: Path, *, threads: int = 0, batch: int = 1, model: BuiltinModel = ALL_MINILM) -> None:
         self._models_dir = models_dir
         self._threads = threads
         self._batch = max(1, batch)
@@ -105,6 +109,17 @@ class BuiltinEmbedder:
 
     def _load(self) -> TextEmbedding:
         folder = model_folder(self._spec, self._models_dir)
+        prepared = prepared_folder(self._spec, folder)
+        if prepared is not None:
+            try:
+                return self._open(prepared)
+            except BuiltinModelBroken as exc:
+                # The verified originals are still there: load those, and make the prepared folder again next time.
+                log.warning("The built-in embedder's prepared model did not load, so the original is used: %s", exc)
+                discard(prepared)
+        return self._open(folder)
+
+    def _open(self, folder: Path) -> TextEmbedding:
         try:
             from fastembed import TextEmbedding
 
