@@ -9,7 +9,6 @@ the same vectors (largest difference 7e-6), the same speed (bench/README.md, "Th
 
 from __future__ import annotations
 
-import contextlib
 import importlib.metadata
 import json
 import logging
@@ -84,18 +83,22 @@ def prepared_folder(model: BuiltinModel, verified: Path) -> Path | None:
             shutil.copyfile(verified / file.name, partial / file.name)
         manifest = {"source": source_sha, "onnxruntime": _runtime_version(), "files": _manifest(partial, model)}
         (partial / _MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
-        shutil.rmtree(folder, ignore_errors=True)
-        os.replace(partial, folder)
+        if not _intact(folder, model, source_sha):  # another process (the CLI beside the sidecar) may have won
+            shutil.rmtree(folder, ignore_errors=True)
+            os.replace(partial, folder)
     except (OSError, RuntimeError, subprocess.SubprocessError) as exc:
+        if _intact(folder, model, source_sha):
+            shutil.rmtree(partial, ignore_errors=True)
+            return folder
         log.warning(
             "The built-in embedder loads its model unprepared, which takes about 90 MB more memory: %s could not "
             "be made (%s)",
             folder,
             exc,
         )
-        with contextlib.suppress(OSError):
-            shutil.rmtree(partial, ignore_errors=True)
+        shutil.rmtree(partial, ignore_errors=True)
         return None
+    shutil.rmtree(partial, ignore_errors=True)
     return folder
 
 
