@@ -92,7 +92,7 @@ STATUS: dict[str, object] = {
             "failed": 0,
             "seconds": 0.42,
         },
-        "failures": [{"path": "Bad.md", "reason": "invalid UTF-8 at byte 12"}],
+        "failures": [{"path": "Bad.md", "reason": "invalid UTF-8 at byte 12", "kind": "failed"}],
         "dense": "ready",
         "progress": None,
         "dense_coverage": 1.0,

@@ -66,12 +66,11 @@ async def test_every_rule_is_named(tmp_path: Path, fake_ollama: RunningOllama) -
             "excluded-heading",
             "Every section is under the excluded heading `Private`, so it is kept out of the index.",
         ),
-        "Big.md": ("failed", "size-limit", "Not indexed: it is 7 KiB, over the 4 KiB size limit."),
+        "Big.md": ("not_indexed", "size-limit", "Skipped by the indexer: too large (6.7 KiB; the limit is 4 KiB)."),
         "Broken.md": (
             "failed",
             "parse-failure",
-            "Not indexed: it could not be read as a note (not valid UTF-8 at byte 15 (bytes ff fe 20 6d): "
-            "invalid start byte).",
+            "Failed to index: not valid UTF-8 at byte 15 (bytes ff fe 20 6d): invalid start byte; re-save it as UTF-8.",
         ),
         "Homelab/photo.png": ("not_indexed", "not-markdown", "Not indexed: only Markdown notes (.md) are."),
         ".trash/Thrown away.md": (

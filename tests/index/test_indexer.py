@@ -77,15 +77,16 @@ async def test_index_reports_indexed_skipped_and_failed_notes(
 
         assert (report.indexed, report.unchanged, report.removed) == (3, 0, 0)
         skipped = {p.path: p.reason for p in report.skipped}
-        assert set(skipped) == {"Private/", "Drafts/wip.md", "Secret.md", "Big.md"}
+        # Skipped: left out on purpose (a rule, the size limit, not text); failed: could not be read.
+        assert set(skipped) == {"Private/", "Drafts/wip.md", "Secret.md", "Big.md", "Binary.md"}
         assert "Obsidian Excluded files" in skipped["Private/"]
         assert "exclude glob" in skipped["Drafts/wip.md"]
         assert "opted out" in skipped["Secret.md"]
         assert "too large" in skipped["Big.md"]
+        assert "binary data" in skipped["Binary.md"]
         failed = {p.path: p.reason for p in report.failed}
-        assert set(failed) == {"Bad.md", "Binary.md"}
+        assert set(failed) == {"Bad.md"}
         assert "not valid UTF-8" in failed["Bad.md"]
-        assert "binary data" in failed["Binary.md"]
         assert report.notes == 3 == engine.manifest.count_notes()
         assert report.chunks == engine.manifest.count_chunks() == len(engine.catalog) >= 5
         assert report.embedded == report.chunks
@@ -223,8 +224,10 @@ async def test_a_note_turned_malformed_stays_searchable_and_is_reported(
         report = await engine.indexer.run()
         port = await engine.searcher.search("which port does the database listen on 5433", 3)
 
-        assert [p.path for p in report.failed] == ["Homelab/Postgres.md"]
-        assert reason in report.failed[0].reason
+        # Binary data is skipped (not a note), the others failed (a note that could not be read); both listed.
+        problems = report.skipped if reason == "binary data" else report.failed
+        assert [p.path for p in problems] == ["Homelab/Postgres.md"]
+        assert reason in problems[0].reason
         assert paths(port)[0] == "Homelab/Postgres.md"
         assert "Homelab/Postgres.md" in engine.manifest.note_stats()
 

@@ -126,7 +126,7 @@ def test_size_cap(make_vault: VaultWriter) -> None:
     root = make_vault({"small.md": "x" * 100, "big.md": "x" * 101})
     result = scan_vault(VaultConfig(root=root, max_note_bytes=100))
     assert [n.path for n in result.notes] == ["small.md"]
-    assert result.skipped == [Skipped("big.md", "too large (101 bytes; the cap is 100)")]
+    assert result.skipped == [Skipped("big.md", "too large (101 bytes; the limit is 100 bytes)")]
 
 
 def test_symlinks(make_vault: VaultWriter, tmp_path: Path) -> None:
@@ -148,7 +148,7 @@ def test_symlinks(make_vault: VaultWriter, tmp_path: Path) -> None:
     assert reasons["again.md"] == "same file as top.md (via a symlink)"
     assert reasons["Alias/"] == "same folder as Real/ (via a symlink)"
     assert reasons["Real/Sub/loop/"] == "same folder as Real/ (via a symlink)"
-    assert reasons["dangling.md"].startswith("cannot read")
+    assert reasons["dangling.md"] == "symlink to a file that does not exist; fix or delete the link"
     assert not any("secret" in s.path or "more" in s.path for s in result.skipped)
 
 

@@ -134,7 +134,7 @@ def test_refuses_with_a_readable_error(
 
 
 def test_refuses_notes_over_the_size_cap(vault: VaultOnDisk) -> None:
-    with pytest.raises(NoteError, match="larger than"):
+    with pytest.raises(NoteError, match=r"is skipped: too large \(644 bytes; the limit is 64 bytes\)"):
         reader(vault, max_note_bytes=64).read("Homelab/Postgres.md", "Port")
 
 

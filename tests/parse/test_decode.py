@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from askvault.errors import NoteError
-from askvault.parse.decode import decode_note
+from askvault.parse.decode import NotText, decode_note
 
 
 @pytest.mark.parametrize(
@@ -43,3 +43,11 @@ def test_refuses_with_a_specific_message(data: bytes, message: str) -> None:
     with pytest.raises(NoteError) as caught:
         decode_note(data)
     assert message in caught.value.message
+    # Binary data is no note (skipped); text in another encoding is one that failed, and says how to fix it.
+    binary = message.startswith("NUL byte")
+    assert isinstance(caught.value, NotText) is binary
+    assert (
+        binary
+        or caught.value.message.endswith("re-save it as UTF-8")
+        or "re-save it as UTF-8 to" in caught.value.message
+    )

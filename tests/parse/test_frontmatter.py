@@ -127,42 +127,7 @@ BOMB = "---\na: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
 )
 
 
-@pytest.mark.parametrize(
-    ("source", "warning", "first_line", "text"),
-    [
-        ("---\ntitle: A\n\nbody", "no closing '---'", 2, "title: A"),
-        ("---\ntitle: [unclosed\n---\nbody", "not valid YAML", 2, "title: [unclosed"),
-        ("---\nx: 'open\n---\nbody", "not valid YAML", 2, "x: 'open"),
-        ("---\nkey: value: more\n---\nbody", "not valid YAML", 2, "key: value: more"),
-        ("---\n- a\n- b\n---\nbody", "is a list", 2, "- a\n- b"),
-        ("---\njust words\n---\nbody", "is a str", 2, "just words"),
-        ("---\na: " + "[" * 500 + "\n---\nbody", "nested more than 64", 2, None),
-        ("---\na: &a x\nb: [" + "*a, " * 6000 + "]\n---\nbody", "more than 5000 YAML nodes", 2, None),
-        ("---\nbig: '" + "x" * 70_000 + "'\n---\nbody", "larger than 64 KiB", 2, None),
-    ],
-    ids=[
-        "unclosed",
-        "yaml-error",
-        "open-quote",
-        "nested-colon",
-        "not-a-mapping",
-        "scalar",
-        "deep-nesting",
-        "too-many-aliases",
-        "huge",
-    ],
-)
-def test_malformed_frontmatter_keeps_the_body(source: str, warning: str, first_line: int, text: str | None) -> None:
-    note = parse(source)
-    assert any(warning in w for w in note.warnings), note.warnings
-    assert note.title == "Kodi"
-    assert note.tags == ()
-    assert note.aliases == ()
-    assert note.sections[0].start_line == first_line
-    assert note.sections[-1].text.endswith("body")
-    if text is not None:
-        assert note.sections[0].text.startswith(text)
-    assert not any(line == "---" for s in note.sections for line in s.text.split("\n"))
+# Blocks that cannot be read (and their notices) are in test_frontmatter_problems.py.
 
 
 @pytest.mark.parametrize(

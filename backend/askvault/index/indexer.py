@@ -14,21 +14,21 @@ from operator import attrgetter
 from askvault.chunk import CHUNKER_VERSION, chunk_note, params_key
 from askvault.config import ChunkParams, VaultConfig
 from askvault.embed.protocol import Embedder
-from askvault.errors import AskVaultError, NoteError, StoreError, VaultError, VaultLooksEmpty
+from askvault.errors import AskVaultError, StoreError, VaultError, VaultLooksEmpty
 from askvault.index.changes import ChangeBatch
 from askvault.index.dense_sync import VectorChores, VectorStoreFactory, start_graph, sync_dense
 from askvault.index.language import NoteLanguages
 from askvault.index.privacy import IndexPrivacy, Redactions
+from askvault.index.problems import PROBLEMS_META_KEY, NoteProblems, ProblemKind, too_large
 from askvault.index.refresh import KeywordRefresh
 from askvault.index.report import IndexReport, Problem, Progress
 from askvault.index.safety import refuse_mass_delete
-from askvault.index.scan import NoteFile, VaultFilter, read_note_bytes, scan_vault
+from askvault.index.scan import NoteFile, ScanResult, VaultFilter, read_note_bytes, scan_vault
 from askvault.index.worker import Worker
 from askvault.model import Chunk, ChunkInfo
-from askvault.parse.decode import decode_note
+from askvault.parse.decode import NotText, decode_note
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
-from askvault.parse.plain import PLAIN_TEXT_NOTICE
 from askvault.redact.note import has_markers
 from askvault.store.catalog import ChunkCatalog
 from askvault.store.dense_index import DenseIndex
@@ -73,6 +73,9 @@ class Indexer:
         self._removed_by_watcher = 0
         """Notes watcher batches removed since the last full run: the mass-delete guard counts them too."""
         self.progress = Progress("done", 0, 0)
+        self.problems = NoteProblems()
+        """Every note's current problem, kept across runs and watcher batches (and in the manifest) until fixed."""
+        self.problems.load(manifest.get_meta(PROBLEMS_META_KEY))
         self._privacy = IndexPrivacy(vault)
         self.redactions = Redactions()
         """The secrets redacted in the indexed chunks, counted as they are read into the catalog."""
@@ -173,6 +176,11 @@ class Indexer:
         report.chunks = self._manifest.count_chunks()
         report.redactions = self.redactions.summary()
         report.dense, report.dense_problem = self._dense.state, self._dense.problem
+        if self.problems.changed:
+            try:
+                self._manifest.set_meta(PROBLEMS_META_KEY, self.problems.dump())
+            except StoreError as exc:  # the list is rebuilt by the next full run; the index itself is fine
+                log.warning("could not save the list of notes with problems: %s", exc.message)
         report.seconds = round(time.perf_counter() - started, 3)
         report.finished_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
         self.last_report = report
@@ -184,7 +192,7 @@ class Indexer:
     ) -> None:
         self._filter = VaultFilter(self._vault)  # app.json may have changed since the last run
         scan = scan_vault(self._vault)
-        report.skipped.extend(Problem(s.path, s.reason) for s in scan.skipped)
+        self._scan_problems(scan, report)
         stored = self._manifest.note_stats()
         on_disk = {n.path: n for n in scan.notes}
         gone = [path for path in stored if path not in on_disk]
@@ -204,6 +212,7 @@ class Indexer:
                 and known.size == note_file.size
                 and known.mtime_ns == note_file.mtime_ns
                 and known.fingerprint.endswith(self._version)
+                and not self.problems.unsettled(note_file.path)
             ):
                 report.unchanged += 1
             else:
@@ -217,6 +226,18 @@ class Indexer:
         for path in gone:
             self._remove(self._manifest.remove_note(path))
             report.removed += 1
+        # A full scan saw every note: entries of notes it did not see are of notes deleted or renamed meanwhile.
+        self.problems.keep_only({n.path for n in scan.notes} | {s.path for s in scan.skipped})
+
+    def _scan_problems(self, scan: ScanResult, report: IndexReport) -> None:
+        """What the scan left out goes into the report as skipped or failed, and into the current problems
+        (a user's own exclusion is a choice, not a problem: it clears the entry instead)."""
+        for entry in scan.skipped:
+            (report.failed if entry.kind == "failed" else report.skipped).append(Problem(entry.path, entry.reason))
+            if entry.kind == "excluded":
+                self.problems.clear(entry.path)
+            else:
+                self.problems.replace(entry.path, entry.kind, (entry.reason,))
 
     def _apply_sync(self, batch: ChangeBatch, report: IndexReport, loop: asyncio.AbstractEventLoop) -> None:
         self._filter = VaultFilter(self._vault)  # Excluded files edited in Obsidian apply to the next save
@@ -226,8 +247,10 @@ class Indexer:
             under = prefix.strip("/") + "/"
             notes = sum(1 for path in self._manifest.note_stats() if path.startswith(under))
             self._remove(self._manifest.remove_prefix(prefix))
+            self.problems.clear_under(prefix)
             report.removed += notes
         for path in sorted(batch.deletes):
+            self.problems.clear(path)  # a note that never indexed (it failed) has nothing else to remove
             removed = self._manifest.remove_note(path)
             if removed:
                 self._remove(removed)
@@ -242,11 +265,13 @@ class Indexer:
             if reason is not None:
                 # Newly excluded (or never included): whatever we had of it goes.
                 self._remove(self._manifest.remove_note(path))
+                self.problems.clear(path)
                 report.skipped.append(Problem(path, reason))
                 continue
             note_file = NoteFile.stat(self._vault.root, path)
             if note_file is None:
                 self._remove(self._manifest.remove_note(path))
+                self.problems.clear(path)
                 report.removed += 1
                 continue
             self._index_note(note_file, resolver, report, stored.get(path))
@@ -260,9 +285,13 @@ class Indexer:
 
         With `known` (a watcher event), a note whose bytes, size and mtime are all as recorded is left alone.
         """
+        if note_file.size > self._vault.max_note_bytes:  # grown past the limit since the scan, or a watcher event
+            self._remove(self._manifest.remove_note(note_file.path))  # as a full run's scan leaves it out
+            self._problem(
+                report.skipped, note_file.path, too_large(note_file.size, self._vault.max_note_bytes), "skipped"
+            )
+            return 0
         try:
-            if note_file.size > self._vault.max_note_bytes:
-                raise NoteError(f"larger than the {self._vault.max_note_bytes // 1024} KiB cap")
             data = read_note_bytes(self._vault.root, note_file.path)
             fingerprint = hashlib.sha256(data).hexdigest() + ":" + self._version
             if known is not None and (known.fingerprint, known.size, known.mtime_ns) == (
@@ -271,11 +300,13 @@ class Indexer:
                 note_file.mtime_ns,
             ):
                 report.unchanged += 1
+                self.problems.settle(note_file.path)
                 return 0
             text = decode_note(data)
             note = parse_note(note_file.path, text, resolver, self._vault.opt_out_key)
             if note.opted_out:
                 self._remove(self._manifest.remove_note(note_file.path))
+                self.problems.clear(note_file.path)
                 report.skipped.append(Problem(note_file.path, f"opted out ({self._vault.opt_out_key}: false)"))
                 return 0
             note = self._privacy.prepare(note).note  # excluded headings dropped, secrets redacted
@@ -291,27 +322,32 @@ class Indexer:
                 note.title,
                 chunks,
             )
+        except NotText as exc:  # binary: left out on purpose (`index.problems` has the words)
+            self._problem(report.skipped, note_file.path, exc.message, "skipped")
+            return 0
         except AskVaultError as exc:
-            report.failed.append(Problem(note_file.path, exc.message))
-            log.warning("skipped %s: %s", note_file.path, exc.message)
+            self._problem(report.failed, note_file.path, exc.message, "failed")
             return 0
         except OSError as exc:
-            report.failed.append(Problem(note_file.path, exc.strerror or type(exc).__name__))
-            log.warning("could not read %s: %s", note_file.path, exc.strerror)
+            self._problem(report.failed, note_file.path, exc.strerror or type(exc).__name__, "failed")
             return 0
         except Exception as exc:  # a bug in one stage must cost one note, never the run (its old chunks stay)
             log.exception("indexing %s failed", note_file.path)
-            report.failed.append(Problem(note_file.path, f"internal error ({type(exc).__name__}: {exc})"))
+            self._problem(report.failed, note_file.path, f"internal error ({type(exc).__name__}: {exc})", "failed")
             return 0
-        for notice in (w for w in note.warnings if w.startswith(PLAIN_TEXT_NOTICE)):
-            report.notices.append(Problem(note_file.path, notice))
-            log.info("%s: %s", note_file.path, notice)
+        report.notices.extend(Problem(note_file.path, notice) for notice in note.notices)
+        self.problems.replace(note_file.path, "notice", note.notices)  # indexed: a failure before is fixed
         self._dirty = True
         self._fresh[note_file.path] = [chunk.id for chunk in chunks]
         self._remove(delta.removed + delta.changed)
         self._chores.restamped.update(delta.restamped)
         report.indexed += 1
         return len(chunks)
+
+    def _problem(self, found: list[Problem], path: str, reason: str, kind: ProblemKind) -> None:
+        """Reports one note's problem in this run and keeps it as current (the serve log says it once)."""
+        found.append(Problem(path, reason))
+        self.problems.replace(path, kind, (reason,))
 
     def _remove(self, chunk_ids: Iterable[str]) -> None:
         """Queues stale vectors for deletion by the next dense sync (see `_finish`)."""

@@ -8,15 +8,16 @@ it returns holds the text or the title of a note that is not indexed.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from askvault.config import VaultConfig
 from askvault.errors import NoteError
 from askvault.index.privacy import IndexPrivacy, VisibilityGuard
-from askvault.index.report import IndexReport
-from askvault.index.scan import Exclusion, NoteFile, read_note_bytes
+from askvault.index.problems import NoteProblem, too_large
+from askvault.index.scan import DANGLING, Exclusion, NoteFile, read_note_bytes
 from askvault.model import ChunkInfo, Note, NoteState, NoteStatus
-from askvault.parse.decode import decode_note
+from askvault.parse.decode import NotText, decode_note
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
 from askvault.redact.note import heading_key
@@ -29,17 +30,25 @@ _STATE: dict[str, NoteState] = {
     "include-glob": "excluded",
     "frontmatter-opt-out": "excluded",
     "excluded-heading": "excluded",
-    "size-limit": "failed",
+    "size-limit": "not_indexed",
+    "not-text": "not_indexed",
+    "outside-vault": "not_indexed",
     "parse-failure": "failed",
     "not-markdown": "not_indexed",
     "pending": "not_indexed",
     "no-such-note": "missing",
 }
-"""Each rule's `NoteStatus.state` (docs/api.md, POST /api/explain)."""
+"""Each rule's `NoteStatus.state` (docs/api.md, POST /api/explain). A note the indexer skips on purpose (too
+large, binary, a symlink out of the vault) is `not_indexed` and its detail says "Skipped"; one it could not
+read is `failed` — the words of `index.problems`, as `index` and /api/status use them."""
 
 
-def _kib(size: int) -> str:
-    return f"{size / 1024:.0f} KiB" if size < 1024 * 1024 else f"{size / (1024 * 1024):.1f} MiB"
+def _skipped(reason: str) -> str:
+    return f"Skipped by the indexer: {reason}."
+
+
+def _failed(reason: str) -> str:
+    return f"Failed to index: {reason}."
 
 
 def exclusion_detail(exclusion: Exclusion, vault: VaultConfig, *, every_section: bool = False) -> str:
@@ -71,13 +80,14 @@ class NoteStatusQuery:
         catalog: ChunkCatalog,
         manifest: Manifest,
         guard: VisibilityGuard,
-        last_report: Callable[[], IndexReport | None] = lambda: None,
+        problems: Callable[[str], tuple[NoteProblem, ...]] = lambda path: (),
     ) -> None:
         self._vault = vault
         self._catalog = catalog
         self._manifest = manifest
         self._guard = guard
-        self._last_report = last_report
+        self._problems = problems
+        """The indexer's current problems of a path (failed or skipped in the last run or watcher batch)."""
         self._privacy = IndexPrivacy(vault)
 
     def status(self, path: str) -> NoteStatus:
@@ -88,16 +98,45 @@ class NoteStatusQuery:
         if chunks:
             return self._indexed(path, chunks) if path_rule is None else self._excluded(path, path_rule)
         on_disk = NoteFile.stat(self._vault.root, path)
-        if on_disk is None:
-            return self._out(path, "no-such-note", "There is no note at this path in the vault.")
-        if path_rule is not None:
+        if path_rule is not None and (on_disk is not None or os.path.lexists(self._vault.root / path)):
             return self._excluded(path, path_rule)
+        if on_disk is None:
+            return self._listed(path) or self._absent(path)
         if not path.lower().endswith(".md"):
             return self._out(path, "not-markdown", "Not indexed: only Markdown notes (.md) are.")
         if on_disk.size > self._vault.max_note_bytes:
-            size, cap = _kib(on_disk.size), _kib(self._vault.max_note_bytes)
-            return self._out(path, "size-limit", f"Not indexed: it is {size}, over the {cap} size limit.")
+            return self._out(path, "size-limit", _skipped(too_large(on_disk.size, self._vault.max_note_bytes)))
         return self._unindexed(path)
+
+    def _listed(self, path: str) -> NoteStatus | None:
+        """What the indexer last found wrong with the note (a notice is no reason it is missing)."""
+        problem = next((p for p in self._problems(path) if p.kind != "notice"), None)
+        if problem is None:
+            return None
+        if problem.kind == "failed":
+            return self._out(path, "parse-failure", _failed(problem.reason))
+        # The reasons are the scan's and the indexer's own words (`index.problems`).
+        if problem.reason.startswith("too large"):
+            rule = "size-limit"
+        else:
+            rule = "outside-vault" if problem.reason.startswith("symlink to outside") else "not-text"
+        return self._out(path, rule, _skipped(problem.reason))
+
+    def _absent(self, path: str) -> NoteStatus:
+        """No regular file inside the vault at this path: a symlink that leads out or nowhere, or nothing."""
+        full = self._vault.root / path
+        try:
+            os.stat(full)
+        except FileNotFoundError:
+            if os.path.islink(full):
+                return self._out(path, "parse-failure", _failed(DANGLING))
+            return self._out(path, "no-such-note", "There is no note at this path in the vault.")
+        except (OSError, ValueError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+            return self._out(path, "parse-failure", _failed(why))
+        if os.path.islink(full) or os.path.realpath(full) != os.path.join(os.path.realpath(self._vault.root), path):
+            return self._out(path, "outside-vault", _skipped("symlink to outside the vault"))
+        return self._out(path, "no-such-note", "There is no note at this path in the vault.")
 
     def _indexed(self, path: str, chunks: list[ChunkInfo]) -> NoteStatus:
         rules = [self._guard.hidden_rule(chunk) for chunk in chunks]
@@ -130,21 +169,21 @@ class NoteStatusQuery:
         """On disk, allowed by the path rules, within the size cap, yet without chunks: ask its text why."""
         try:
             text = decode_note(read_note_bytes(self._vault.root, path))
+        except NotText as exc:
+            return self._out(path, "not-text", _skipped(exc.message))
         except NoteError as exc:
-            return self._out(path, "parse-failure", f"Not indexed: it could not be read as a note ({exc.message}).")
+            return self._out(path, "parse-failure", _failed(exc.message))
         except OSError as exc:
-            why = exc.strerror or type(exc).__name__
-            return self._out(path, "parse-failure", f"Not indexed: it could not be read ({why}).")
+            return self._out(path, "parse-failure", _failed(exc.strerror or type(exc).__name__))
         note = parse_note(path, text, LinkResolver(()), self._vault.opt_out_key)
         if note.opted_out:
             return self._excluded(path, Exclusion("frontmatter-opt-out", "opted out"))
         heading = self._excluded_heading_of(note)
         if heading is not None:
             return self._excluded(path, Exclusion("excluded-heading", "", heading), every_section=True)
-        report = self._last_report()
-        failed = next((p.reason for p in report.failed if p.path == path), None) if report is not None else None
-        if failed is not None:
-            return self._out(path, "parse-failure", f"Not indexed: the last index run failed on it ({failed}).")
+        listed = self._listed(path)
+        if listed is not None:
+            return listed
         known = self._manifest.note_stats().get(path)
         if known is not None:
             # Indexed, but nothing in it made a chunk (an empty note).

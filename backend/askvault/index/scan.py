@@ -1,9 +1,10 @@
 """Vault scanner: which files are notes to index, which are skipped and why, and reading a note safely.
 
 Skipped without a word: anything that is not a `.md` file, and anything inside a dot-folder or named with
-a leading dot (the config folder, whatever it is called, `.trash`, `.git`…). Reported as skipped: notes
-matched by Obsidian's "Excluded files" or our exclude globs, notes over the size cap, symlinks that lead out
-of the vault, and second paths to a file already seen. The frontmatter opt-out needs the note's text, so
+a leading dot (the config folder, whatever it is called, `.trash`, `.git`…). Reported, each with its
+`Skipped.kind`: notes matched by Obsidian's "Excluded files" or our exclude globs and second paths to a file
+already seen (excluded), notes over the size limit and symlinks that lead out of the vault (skipped), files
+and folders that cannot be read (failed). The frontmatter opt-out needs the note's text, so
 the indexer applies it after `parse_note` (`Note.opted_out`).
 """
 
@@ -15,14 +16,17 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import pathspec
 
 from askvault.config import VaultConfig
 from askvault.errors import NoteError, VaultError
+from askvault.index.problems import too_large
 from askvault.parse.decode import decode_note
 
 DEFAULT_CONFIG_DIR = ".obsidian"
+DANGLING = "symlink to a file that does not exist; fix or delete the link"
 
 __all__ = [
     "Exclusion",
@@ -76,10 +80,17 @@ class Exclusion:
     folder, the include globs or an opt-out."""
 
 
+SkipKind = Literal["excluded", "skipped", "failed"]
+
+
 @dataclass(frozen=True, slots=True)
 class Skipped:
     path: str
     reason: str
+    kind: SkipKind = field(default="skipped", compare=False)
+    """`excluded` (a rule of the user's, or a second path to a note already seen: nothing to fix), `skipped`
+    (deliberately left out: too large, a symlink out of the vault) or `failed` (could not be read); see
+    `index.problems` for the vocabulary."""
 
 
 @dataclass
@@ -190,14 +201,14 @@ def _walk(root: str, vault_filter: VaultFilter, result: ScanResult) -> list[tupl
         rel_dir, real_dir = pending.pop() if pending else deferred.pop(0)
         if real_dir in visited:
             first = visited[real_dir] or "the vault folder"
-            result.skipped.append(Skipped(rel_dir + "/", f"same folder as {first} (via a symlink)"))
+            result.skipped.append(Skipped(rel_dir + "/", f"same folder as {first} (via a symlink)", "excluded"))
             continue
         visited[real_dir] = rel_dir + "/" if rel_dir else ""
         try:
             with os.scandir(real_dir) as listing:
                 entries = sorted(listing, key=lambda e: e.name)
         except OSError as exc:
-            result.skipped.append(Skipped(rel_dir + "/", f"cannot read folder: {exc.strerror or exc}"))
+            result.skipped.append(Skipped(rel_dir + "/", f"cannot read folder: {exc.strerror or exc}", "failed"))
             continue
         for entry in entries:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
@@ -216,17 +227,18 @@ def _walk(root: str, vault_filter: VaultFilter, result: ScanResult) -> list[tupl
                     target += "/" if stat.S_ISDIR(info.st_mode) else ""
                     why = vault_filter.hidden(target) or vault_filter.user_excluded(target)
                     if why is not None:
-                        result.skipped.append(Skipped(rel, f"symlink to {target}: {why}"))
+                        result.skipped.append(Skipped(rel, f"symlink to {target}: {why}", "excluded"))
                         continue
             except OSError as exc:
-                result.skipped.append(Skipped(rel, f"cannot read: {exc.strerror or exc}"))
+                why = DANGLING if link and isinstance(exc, FileNotFoundError) else f"cannot read: {exc.strerror or exc}"
+                result.skipped.append(Skipped(rel, why, "failed"))
                 continue
             if stat.S_ISDIR(info.st_mode):
                 # A prefix that covers the folder covers all it holds, so it is not walked (regexes and
                 # globs can single out files inside a folder, so those are checked file by file).
                 prefix = next((p for p in vault_filter.prefixes if (rel + "/").startswith(p)), None)
                 if prefix is not None:
-                    result.skipped.append(Skipped(rel + "/", f"Obsidian Excluded files: {prefix!r}"))
+                    result.skipped.append(Skipped(rel + "/", f"Obsidian Excluded files: {prefix!r}", "excluded"))
                 elif link:
                     deferred.append((rel, real))
                 else:
@@ -249,14 +261,14 @@ def scan_vault(cfg: VaultConfig) -> ScanResult:
     candidates.sort(key=lambda c: (os.path.relpath(c[1], root).replace(os.sep, "/") != c[0], c[0]))
     for rel, real, info in candidates:
         if real in kept:
-            result.skipped.append(Skipped(rel, f"same file as {kept[real]} (via a symlink)"))
+            result.skipped.append(Skipped(rel, f"same file as {kept[real]} (via a symlink)", "excluded"))
             continue
         kept[real] = rel
         reason = vault_filter.user_excluded(rel)
         if reason is not None:
-            result.skipped.append(Skipped(rel, reason))
+            result.skipped.append(Skipped(rel, reason, "excluded"))
         elif info.st_size > cfg.max_note_bytes:
-            result.skipped.append(Skipped(rel, f"too large ({info.st_size} bytes; the cap is {cfg.max_note_bytes})"))
+            result.skipped.append(Skipped(rel, too_large(info.st_size, cfg.max_note_bytes)))
         else:
             result.notes.append(NoteFile(rel, info.st_size, info.st_mtime_ns))
     result.notes.sort(key=lambda n: n.path)

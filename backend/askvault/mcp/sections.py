@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from askvault.config import VaultConfig
 from askvault.errors import BadRequest, NoteError, NotFound
 from askvault.index.privacy import IndexPrivacy
+from askvault.index.problems import too_large
 from askvault.index.scan import VaultFilter, read_note_text
 from askvault.model import Note, Section
 from askvault.parse.links import LinkResolver
@@ -102,7 +103,7 @@ class NoteSections:
         if not stat.S_ISREG(info.st_mode):
             raise NotFound(f"there is no note at {rel}")
         if info.st_size > self._vault.max_note_bytes:
-            raise NoteError(f"{rel} is larger than the {self._vault.max_note_bytes // 1024} KiB cap; it is not indexed")
+            raise NoteError(f"{rel} is skipped: {too_large(info.st_size, self._vault.max_note_bytes)}")
         return rel
 
     def _check_filter(self, vault_filter: VaultFilter, rel: str, target: str) -> None:

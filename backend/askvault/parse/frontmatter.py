@@ -1,9 +1,12 @@
 """YAML frontmatter: split it off, load it safely and boundedly, pick out title, aliases, tags and properties.
 
-Obsidian reads frontmatter only when the very first line is `---`; it ends at the next `---` line. Any
-problem (no closing line, a YAML error, a huge or bomb-like block, something that is not a mapping) means
-"no metadata": the block's lines are then read as ordinary body text, so a typo never loses the note, and
-a warning says what happened.
+Obsidian reads frontmatter only when the very first line is `---`; it ends at the next `---` line. A closed
+block that cannot be read (a YAML error, a tab, an unclosed quote or bracket, a bomb-like block, something that
+is not key: value pairs) gives no properties, but it is still frontmatter: the body after the closing line is
+indexed as usual (its headings intact), the title and the opt-out key are taken from simple lines of it, and
+a notice says what is wrong and how to fix it. Without a closing line there is no frontmatter (as in Obsidian)
+and the whole note is text; a block over MAX_FRONTMATTER_CHARS is read as text too. Repeated keys keep the
+last value, with a notice. `Frontmatter.notices` are the problems the indexer reports for the note.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from dataclasses import dataclass, field, replace
 import yaml
 
 from askvault.model import Scalar
+from askvault.parse.frontmatter_repair import leading_key_lines, lenient, salvage, yaml_problem
 
 MAX_FRONTMATTER_CHARS = 64 * 1024
 """Larger blocks are not parsed as YAML (real properties are a few hundred bytes)."""
@@ -42,8 +46,10 @@ class Frontmatter:
     """Every string value, so `up: "[[Home]]"`-style property links can be picked up."""
     opted_out: bool = False
     warnings: tuple[str, ...] = ()
+    notices: tuple[str, ...] = ()
+    """The warnings the user should see (a sentence each, with the fix); also in `warnings`."""
     blank_lines: tuple[int, ...] = ()
-    """Delimiter lines to blank when an invalid block is read as body text (else `---` makes a heading)."""
+    """Delimiter lines to blank when a block is read as body text (else `---` makes a heading)."""
 
 
 class _BoundedLoader(yaml.SafeLoader):
@@ -52,12 +58,25 @@ class _BoundedLoader(yaml.SafeLoader):
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
         self._nodes = 0
+        self.duplicate: tuple[str, int, int] | None = None
+        """The first key a mapping repeats, with the note's line numbers of both (the block starts on line 2)."""
 
     def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         self._nodes += 1
         if self._nodes > MAX_YAML_NODES:
             raise yaml.YAMLError(f"more than {MAX_YAML_NODES} YAML nodes (aliases included)")
         return super().compose_node(parent, index)
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[object, object]:
+        if self.duplicate is None:
+            seen: dict[str, int] = {}
+            for key, _ in node.value:
+                if isinstance(key, yaml.ScalarNode):
+                    if key.value in seen:
+                        self.duplicate = (key.value, seen[key.value] + 2, key.start_mark.line + 2)
+                        break
+                    seen[key.value] = key.start_mark.line
+        return super().construct_mapping(node, deep)
 
 
 def _too_deep(block: str) -> bool:
@@ -73,12 +92,13 @@ def _too_deep(block: str) -> bool:
     return False
 
 
-def _load(block: str) -> object:
+def _load(block: str) -> tuple[object, tuple[str, int, int] | None]:
+    """The block's data, and the first repeated key (name, both line numbers) or None."""
     if ("[" in block or "{" in block) and _too_deep(block):
         raise yaml.YAMLError(f"lists or mappings nested more than {MAX_YAML_DEPTH} deep")
     loader = _BoundedLoader(block)
     try:
-        return loader.get_single_data()
+        return loader.get_single_data(), loader.duplicate
     finally:
         loader.dispose()
 
@@ -184,58 +204,38 @@ def _interpret(data: dict[object, object], body_start: int, opt_out_key: str) ->
     )
 
 
-_KEY_LINE = re.compile(r"([^\s:#][^:]*?):(?:[ \t]+(.*))?")
-_ITEM_LINE = re.compile(r"[ \t]*-[ \t]+(.*)")
-_NOT_PLAIN = frozenset("[{&*!|>%@`")
+def _body_after(lines: list[str], end: int, notice: str, opt_out_key: str) -> Frontmatter:
+    """A closed block that says nothing usable: it is still frontmatter (as in Obsidian), so the body starts
+    after its closing line; only a simple `title:` line and the opt-out key are taken from it."""
+    salvaged = salvage(lines[1:end], ("title", opt_out_key.lower()))
+    title = salvaged.get("title")
+    return Frontmatter(
+        body_start=end + 1,
+        title=title[:MAX_TITLE_CHARS] if isinstance(title, str) and title.strip() else None,
+        opted_out=_opted_out(salvaged[opt_out_key.lower()]) if opt_out_key.lower() in salvaged else False,
+        warnings=(notice,),
+        notices=(notice,),
+    )
 
 
-def _plain(value: str) -> str | bool:
-    value = value.strip()
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-        return value[1:-1]
-    return value.lower() == "true" if value.lower() in ("true", "false") else value
+def _as_body(end: int, notice: str, opted_out: bool) -> Frontmatter:
+    """No metadata; the block is read as text with its delimiter lines blanked (else `---` makes a heading)."""
+    return Frontmatter(opted_out=opted_out, warnings=(notice,), notices=(notice,), blank_lines=(0, end))
 
 
-def _lenient(block: str) -> dict[object, object] | None:
-    """Simple `key: value` / `key: [a, b]` / `- item` lines, for blocks PyYAML rejects but Obsidian reads.
-
-    PyYAML is stricter than Obsidian's parser (`aliases: [Am I a Data Engineer?, …]` fails on the `?`).
-    Anything beyond these simple shapes returns None and the block is read as body text.
-    """
-    data: dict[object, object] = {}
-    key: str | None = None
-    for line in block.split("\n"):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        item = _ITEM_LINE.fullmatch(line)
-        if item is not None and key is not None:
-            items = data.get(key)
-            if not isinstance(items, list):
-                items = data[key] = []
-            items.append(_plain(item.group(1)))
-            continue
-        match = _KEY_LINE.fullmatch(line)
-        if match is None or line[0] in " \t":
-            return None
-        key, value = match.group(1).strip(), (match.group(2) or "").strip()
-        if not value:
-            data[key] = None
-        elif value.startswith("[") and value.endswith("]") and "[" not in value[1:-1]:
-            data[key] = [_plain(part) for part in value[1:-1].split(",") if part.strip()]
-        elif value[0] in "'\"":
-            if len(value) < 2 or value[-1] != value[0]:
-                return None  # an unclosed quote
-            data[key] = _plain(value)
-        elif value[0] in _NOT_PLAIN or ": " in value:
-            return None  # anchors, aliases, tags, block scalars, mappings, broken lists, `a: b: c`
-        else:
-            data[key] = _plain(value)
-    return data or None
-
-
-def _as_body(end: int, problem: str) -> Frontmatter:
-    """No metadata; the block is read as text with its delimiter lines blanked."""
-    return Frontmatter(warnings=(f"{problem}; read as body text",), blank_lines=(0, end))
+def _unclosed(lines: list[str], opt_out_key: str) -> Frontmatter:
+    """No closing line: like Obsidian, no frontmatter, and the whole note is text. A note may open with a rule,
+    so this is reported only when the next lines look like properties (their opt-out key still holds)."""
+    run = leading_key_lines(lines[1:])
+    if not run:
+        return Frontmatter()
+    salvaged = salvage(run, (opt_out_key.lower(),))
+    opted_out = _opted_out(salvaged[opt_out_key.lower()]) if salvaged else False
+    notice = (
+        "frontmatter has no closing '---' line, so the whole note is indexed as text without properties — "
+        "add a '---' line after the last property"
+    )
+    return Frontmatter(opted_out=opted_out, warnings=(notice,), notices=(notice,), blank_lines=(0,))
 
 
 def read_frontmatter(lines: list[str], opt_out_key: str) -> Frontmatter:
@@ -244,22 +244,44 @@ def read_frontmatter(lines: list[str], opt_out_key: str) -> Frontmatter:
         return Frontmatter()
     end = next((i for i in range(1, len(lines)) if _DELIMITER.fullmatch(lines[i])), None)
     if end is None:
-        return Frontmatter(warnings=("frontmatter has no closing '---' line; read the whole note as body text",))
+        return _unclosed(lines, opt_out_key)
     block = "\n".join(lines[1:end])
     if len(block) > MAX_FRONTMATTER_CHARS:
-        return _as_body(end, f"frontmatter is larger than {MAX_FRONTMATTER_CHARS // 1024} KiB")
+        # So long a block is more likely text between two rules than properties: it stays searchable.
+        size = f"{MAX_FRONTMATTER_CHARS // 1024} KiB"
+        notice = f"frontmatter not read: it is larger than {size}, so it is indexed as text — shorten it"
+        key = opt_out_key.lower()
+        salvaged = salvage(lines[1:end], (key,))
+        return _as_body(end, notice, _opted_out(salvaged[key]) if key in salvaged else False)
     try:
-        data = _load(block)
+        data, duplicate = _load(block)
     except Exception as exc:  # YAML errors, impossible dates (ValueError), deep nesting (RecursionError)…
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        simple = _lenient(block)
+        simple = lenient(block)
         if simple is None:
-            return _as_body(end, f"frontmatter is not valid YAML ({first})")
+            notice = (
+                f"frontmatter ignored: {yaml_problem(exc, block)}; the note is indexed without its properties — "
+                "fix the YAML between the '---' lines"
+            )
+            return _body_after(lines, end, notice, opt_out_key)
+        # Obsidian reads these simple lines, so they are no problem to report.
         found = _interpret(simple, end + 1, opt_out_key)
-        warning = f"frontmatter is not valid YAML ({first}); read as simple key: value lines"
-        return replace(found, warnings=(warning,))
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return replace(found, warnings=(f"frontmatter is not valid YAML ({first}); read as simple key: value lines",))
     if data is None:
         return Frontmatter(body_start=end + 1)
     if not isinstance(data, dict):
-        return _as_body(end, f"frontmatter is a {type(data).__name__}, not key: value pairs")
-    return _interpret(data, end + 1, opt_out_key)
+        kind = "list" if isinstance(data, list) else "single value"
+        notice = (
+            f"frontmatter ignored: it is a {kind}, not key: value lines; the note is indexed without its "
+            "properties — write each property as 'key: value'"
+        )
+        return _body_after(lines, end, notice, opt_out_key)
+    found = _interpret(data, end + 1, opt_out_key)
+    if duplicate is None:
+        return found
+    key, first_line, second_line = duplicate
+    notice = (
+        f"frontmatter repeats the key '{key}' (lines {first_line} and {second_line}); the last value is used — "
+        "delete the line you do not want"
+    )
+    return replace(found, warnings=(notice,), notices=(notice,))

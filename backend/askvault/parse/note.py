@@ -17,7 +17,7 @@ from askvault.parse.decode import normalize_newlines
 from askvault.parse.frontmatter import read_frontmatter
 from askvault.parse.inline import InlineRenderer
 from askvault.parse.links import LinkResolver
-from askvault.parse.plain import plain_body, too_heavy
+from askvault.parse.plain import PLAIN_TEXT_NOTICE, plain_body, too_heavy
 
 MAX_HEADING_CHARS = 200
 """Longer headings are cut in `heading_path` (the full heading stays in the section text)."""
@@ -113,6 +113,7 @@ def _parse(path: str, text: str, resolver: LinkResolver, opt_out_key: str) -> No
         links=tuple(dict.fromkeys(renderer.links)),
         warnings=(*front.warnings, *comment_warnings, *renderer.warnings),
         plain_text=plain_text,
+        notices=(*front.notices, *(w for w in comment_warnings if w.startswith(PLAIN_TEXT_NOTICE))),
     )
 
 

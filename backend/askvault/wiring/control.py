@@ -18,6 +18,8 @@ from askvault.wiring.models import ModelMonitor
 log = logging.getLogger(__name__)
 
 MAX_FAILURES_SHOWN = 50
+VAULT_PATH = "(vault)"
+"""The path of a problem with the whole vault (a refused run) rather than with one note."""
 SUBSCRIBER_QUEUE = 256
 
 
@@ -39,9 +41,13 @@ class EngineControl:
         engine = self._engine
         report = engine.indexer.last_report
         progress = engine.indexer.progress
-        failures = [] if report is None else [*report.failed]
-        if self._run_error is not None and self._run_error not in failures:  # a refused run reports it too
-            failures.insert(0, self._run_error)
+        # Vault-wide problems (a refused run or watcher batch) come from the last run; each note's from the
+        # indexer's current problems, which outlive the run or batch that found them until the note is fixed.
+        vault = [] if report is None else [p for p in report.failed if p.path == VAULT_PATH]
+        if self._run_error is not None and self._run_error not in vault:  # a refused run reports it too
+            vault.insert(0, self._run_error)
+        failures = [{"path": p.path, "reason": p.reason, "kind": "failed"} for p in vault]
+        failures.extend(problem.to_json() for problem in engine.indexer.problems.current())
         last_run: dict[str, object] | None = None
         if report is not None:
             last_run = {
@@ -65,7 +71,7 @@ class EngineControl:
                 "done": progress.done if indexing else notes,
                 "total": progress.total if indexing else notes,
                 "last_run": last_run,
-                "failures": [{"path": p.path, "reason": p.reason} for p in failures[:MAX_FAILURES_SHOWN]],
+                "failures": failures[:MAX_FAILURES_SHOWN],
                 "dense": engine.dense.state,
                 **self._big_vault_parts(indexing),
                 "redactions": engine.indexer.redactions.summary(),
@@ -114,6 +120,11 @@ class EngineControl:
             return False
         self._task = asyncio.create_task(self._run(full), name="askvault-reindex")
         return True
+
+    @property
+    def run_error(self) -> Problem | None:
+        """Why the last run changed nothing (refused or failed); None when it ran."""
+        return self._run_error
 
     @property
     def busy(self) -> bool:

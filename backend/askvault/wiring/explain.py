@@ -8,13 +8,13 @@ from askvault.wiring import Engine
 
 
 def note_status_query(engine: Engine) -> NoteStatusQuery:
-    """Read-only: the live catalog and manifest, the answer-time privacy guard, the indexer's last report."""
+    """Read-only: the live catalog and manifest, the answer-time privacy guard, the indexer's current problems."""
     return NoteStatusQuery(
         engine.config.vault,
         engine.catalog,
         engine.manifest,
         engine.guard,
-        last_report=lambda: engine.indexer.last_report,
+        problems=engine.indexer.problems.get,
     )
 
 
