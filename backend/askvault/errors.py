@@ -2,11 +2,13 @@
 
 AskVaultError                      500 internal
 ├── ConfigError                    400 bad_config        a flag, variable or config file value is wrong
+│   └── DataDirUnusable            400 data_dir_unusable the data folder cannot be created or written
 ├── BadRequest                     400 bad_request       a request body or argument is invalid
 │   └── UnsupportedMediaType       415 unsupported_media_type
 ├── Unauthorized                   401 unauthorized
 ├── Forbidden                      403 forbidden         foreign Origin or Host
 ├── NotFound                       404 not_found
+│   └── NotIndexed                 404 not_indexed       nothing was indexed or served in that data folder
 ├── Conflict                       409 conflict
 │   └── IndexLocked                409 index_locked      another process owns the index
 ├── PayloadTooLarge                413 payload_too_large
@@ -47,6 +49,13 @@ class ConfigError(AskVaultError):
     http_status = 400
 
 
+class DataDirUnusable(ConfigError):
+    """The data folder (or a file in it: the lock, the token) cannot be created or written; the sentence names the
+    path and the fix (another --data-dir, or write access)."""
+
+    code = "data_dir_unusable"
+
+
 class BadRequest(AskVaultError):
     code = "bad_request"
     http_status = 400
@@ -70,6 +79,12 @@ class Forbidden(AskVaultError):
 class NotFound(AskVaultError):
     code = "not_found"
     http_status = 404
+
+
+class NotIndexed(NotFound):
+    """A command that only reads what `serve` or `index` left found nothing in the data folder."""
+
+    code = "not_indexed"
 
 
 class Conflict(AskVaultError):

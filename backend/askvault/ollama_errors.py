@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
+from urllib.parse import urlsplit
 
 import httpx
 from ollama import ResponseError
@@ -75,7 +76,7 @@ def _response_error(exc: ResponseError, call: OllamaCall) -> ModelError:
     if exc.status_code == 404 and "not found" in lowered and ("model" in lowered or _named(call.model, lowered)):
         return model_missing(call.model, call.role)
     if exc.status_code == 404:
-        return ModelError(f"Ollama at {call.url} has no {call.endpoint} ({text}) — update Ollama to 0.3 or newer")
+        return ModelError(f"Ollama at {call.url} has no {call.endpoint} ({text}) — {_no_endpoint_fix(call.url)}")
     if call.role == "embedding" and "not support" in lowered and "embed" in lowered:
         return ModelError(
             f"{call.model!r} is a chat model and cannot make embeddings — choose an embedding model such as "
@@ -85,6 +86,18 @@ def _response_error(exc: ResponseError, call: OllamaCall) -> ModelError:
         # An error line inside a stream that had started (Ollama's status was 200).
         return ModelError(f"Ollama at {call.url} stopped with an error while {call.doing}: {text}")
     return ModelError(f"Ollama at {call.url} failed while {call.doing} (HTTP {exc.status_code}): {text}")
+
+
+def _no_endpoint_fix(url: str) -> str:
+    """A URL with a path (`…/api`, a proxy's prefix) 404s on every endpoint, which an old Ollama does too."""
+    parts = urlsplit(url)
+    if parts.path.strip("/"):
+        server = f"{parts.scheme}://{parts.netloc}"
+        return (
+            f"the URL should be Ollama's server address without the path {parts.path!r} (e.g. {server}); "
+            "if that path is a proxy's, check it forwards /api/"
+        )
+    return "update Ollama to 0.3 or newer"
 
 
 def _named(model: str, lowered: str) -> bool:

@@ -12,6 +12,7 @@ import askvault
 from askvault.cli.options import EXIT_CONFIG, EXIT_ERROR
 from askvault.cli.plugin_source import checkout_root
 from tests.cli.cli_helpers import common, config_of, invoke
+from tests.conftest import RunningOllama
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN_FILES = {
@@ -152,13 +153,18 @@ async def test_install_plugin_refuses_an_incomplete_or_foreign_build(tmp_path: P
     assert not (vault / ".obsidian/plugins/ask-vault").exists()
 
 
-async def test_token_is_stable_and_private(tmp_path: Path) -> None:
+async def test_token_is_stable_and_private(tmp_path: Path, fake_ollama: RunningOllama) -> None:
     vault = tmp_path / "vault"
     (vault / ".obsidian").mkdir(parents=True)
-    flags = common(vault, tmp_path / "data", "http://127.0.0.1:9")
+    (vault / "Note.md").write_text("# Note\n\nSomething to index.\n", encoding="utf-8")
+    flags = common(vault, tmp_path / "data", fake_ollama.url)
+    # `token` answers for a vault that was indexed or served (tests/cli/test_first_hour_errors.py: nothing else).
+    indexed = await invoke("index", *flags)
+    assert indexed.exit_code == 0, indexed.output
+    location = flags[: flags.index("--ollama-url")] + flags[flags.index("--config") :]
 
-    first = await invoke("token", *flags)
-    second = await invoke("token", *flags)
+    first = await invoke("token", *location)
+    second = await invoke("token", *location)
 
     assert first.exit_code == 0, first.output
     assert second.exit_code == 0, second.output

@@ -25,6 +25,12 @@ from askvault.errors import (
 log = logging.getLogger("askvault.api")
 
 INTERNAL_MESSAGE = "internal error; the sidecar log has the details"
+UNAUTHORIZED_MESSAGE = (
+    "missing or wrong bearer token: get it with `askvault token --vault <your vault>` (plus the --data-dir the "
+    "sidecar was started with, if any) and paste it into the Ask Vault plugin's settings, or send it as "
+    "`Authorization: Bearer <token>`"
+)
+"""Says where the token comes from, never the token, the vault or the data folder: the caller is not trusted yet."""
 
 
 class MethodNotAllowed(AskVaultError):
@@ -37,7 +43,7 @@ class MethodNotAllowed(AskVaultError):
 # aiohttp's own HTTP errors (router, body limit) mapped onto ours, with our wording instead of theirs.
 _HTTP_ERRORS: dict[int, tuple[type[AskVaultError], str]] = {
     400: (BadRequest, "the request could not be read"),
-    401: (Unauthorized, "missing or wrong bearer token"),
+    401: (Unauthorized, UNAUTHORIZED_MESSAGE),
     403: (Forbidden, "forbidden"),
     404: (NotFound, "not found"),
     405: (MethodNotAllowed, "method not allowed on this route"),

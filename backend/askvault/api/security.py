@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
+from askvault.api.errors import UNAUTHORIZED_MESSAGE
 from askvault.errors import Forbidden, PayloadTooLarge, Unauthorized, UnsupportedMediaType
 
 OBSIDIAN_ORIGIN = "app://obsidian.md"
@@ -116,7 +117,7 @@ def security_middlewares(
         public = request.method == "GET" and request.path in PUBLIC_PATHS
         # Only the header counts: a `?token=` would end up in histories and logs.
         if not public and not bearer_matches(request.headers.getall("Authorization", []), token):
-            raise Unauthorized("missing or wrong bearer token")
+            raise Unauthorized(UNAUTHORIZED_MESSAGE)
         return await handler(request)
 
     @web.middleware

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from askvault.api.private_files import ensure_private_dir, read_private, write_private
 from askvault.errors import ConfigError
+from askvault.store.manifest import MANIFEST_FILE
 
 log = logging.getLogger("askvault.api")
 
@@ -22,6 +23,12 @@ def check_outside_vault(data_dir: Path, vault_root: Path) -> None:
     data, vault = data_dir.resolve(), vault_root.resolve()
     if data == vault or vault in data.parents:
         raise ConfigError("--data-dir: the data folder must be outside the vault (the token would sync with it)")
+
+
+def served_or_indexed(data_dir: Path) -> bool:
+    """Whether `serve` (which writes the token before anything else) or `index` (the manifest) ever ran with this
+    data folder; looks only, creates nothing."""
+    return (data_dir / TOKEN_FILE).is_file() or (data_dir / MANIFEST_FILE).is_file()
 
 
 def load_or_create_token(data_dir: Path, vault_root: Path) -> str:

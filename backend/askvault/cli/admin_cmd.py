@@ -8,10 +8,12 @@ from pathlib import Path
 import click
 
 import askvault
-from askvault.api.token import load_or_create_token
-from askvault.cli.options import build_config, handles_errors, shared_options
+from askvault.api.token import load_or_create_token, served_or_indexed
+from askvault.cli.hints import suggest
+from askvault.cli.option_groups import location_options
+from askvault.cli.options import build_config, handles_errors
 from askvault.cli.plugin_source import find_plugin
-from askvault.errors import VaultError
+from askvault.errors import NotIndexed, VaultError
 from askvault.plugin_bundle import PLUGIN_ID, folder_files, missing, plugin_version
 
 ENABLE = 'In Obsidian: Settings → Community plugins → enable "Ask Vault" (turn off Restricted mode first).'
@@ -19,11 +21,22 @@ RELOAD = 'In Obsidian: turn "Ask Vault" off and on under Settings → Community 
 
 
 @click.command()
-@shared_options
+@location_options
 @handles_errors
 def token(**params: object) -> None:
-    """Print the sidecar's bearer token for this vault (created on first use, stored 0600 outside the vault)."""
+    """Print the sidecar's bearer token for this vault.
+
+    The token is created on first use and stored (mode 0600) in the vault's data folder, outside the vault.
+    """
     config = build_config(params)
+    if not served_or_indexed(config.store.data_dir):
+        # A token made here would be one no sidecar uses (a wrong --data-dir, or serve not started yet): say so
+        # instead of printing it, and leave no folder behind.
+        raise NotIndexed(
+            f"nothing is indexed for {config.vault.root} in {config.store.data_dir.parents[1]}, so there is no token "
+            f"yet; if a sidecar runs with another --data-dir, pass that one, else start it with "
+            f"`{suggest('serve', config)}` (or index first with `{suggest('index', config)}`) and run this again"
+        )
     click.echo(load_or_create_token(config.store.data_dir, config.vault.root))
 
 
@@ -47,7 +60,9 @@ def replaced_text(target: Path, new_version: str | None) -> str:
 )
 @handles_errors
 def install_plugin(vault: Path, config_dir: str, source: Path | None) -> None:
-    """Copy the plugin into VAULT/<config dir>/plugins/ask-vault/ (then enable it in Obsidian's settings).
+    """Install the Obsidian plugin into a vault.
+
+    Copies the plugin into VAULT/<config dir>/plugins/ask-vault/; then enable it in Obsidian's settings.
 
     Without --from it installs this checkout's build, or the copy bundled in the installed package.
     """

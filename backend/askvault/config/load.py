@@ -7,6 +7,8 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
+from askvault.config.data_dir import check_data_dir
+from askvault.config.file_keys import check_keys
 from askvault.config.slices import (
     DEFAULT_CHAT_MODEL,
     DEFAULT_OLLAMA_URL,
@@ -72,6 +74,10 @@ def _pick(
     return None, flag
 
 
+_ENDPOINT_PATH = re.compile(r"/(?:api|v1)(?:/[^/]*)*$")
+"""Ollama's API prefix (`/api`, `/api/chat`…) or its OpenAI-compatible one (`/v1/…`) at the end of a URL."""
+
+
 def _ollama_url(raw: str, source: str) -> str:
     url = raw.strip().rstrip("/")
     if "://" in url and not re.match(r"^https?://", url):
@@ -81,6 +87,15 @@ def _ollama_url(raw: str, source: str) -> str:
         url = "http://" + url
     if not re.match(r"^https?://[^/\s]+(:\d+)?(/.*)?$", url):
         raise ConfigError(f"{source}: {raw!r} is not an http(s) URL")
+    # The client appends /api/chat itself: a URL copied from an endpoint would 404 on every call, which reads like
+    # an Ollama too old to have the endpoint. Any other path is left alone (a reverse proxy may serve under one).
+    endpoint = _ENDPOINT_PATH.search(url.split("://", 1)[1])
+    if endpoint is not None:
+        server = url[: len(url) - len(endpoint.group(0))]
+        raise ConfigError(
+            f"{source}: {raw!r} ends in {endpoint.group(0)!r}, but Ollama's URL is the server's address alone "
+            f"(the API path is added to it): use {server}"
+        )
     return url
 
 
@@ -152,13 +167,19 @@ def _retrieval(flags: Mapping[str, object], environ: Mapping[str, str], file: Ma
     )
 
 
+CONFIG_KEYS = frozenset(key for _, _, key in _SOURCES.values())
+"""Every key a config file may set: the file is flat, one key per setting (README.md, Configuration)."""
+
+
 def read_config_file(path: Path | None) -> dict[str, object]:
     if path is None or not path.exists():
         return {}
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"config file {path.name}: {exc}") from exc
+    check_keys(data, path, CONFIG_KEYS)
+    return data
 
 
 def load_config(
@@ -181,9 +202,10 @@ def load_config(
         raise ConfigError(f"{vault_src}: {vault} is not a folder")
     vault = vault.resolve()
 
-    raw_data, _ = _pick("data_dir", flags, environ, file)
+    raw_data, data_src = _pick("data_dir", flags, environ, file)
     root = Path(str(raw_data)).expanduser().resolve() if raw_data is not None else data_root or default_data_root()
     data_dir = vault_data_dir(root, vault)
+    check_data_dir(data_dir, data_src if raw_data is not None else "the default data folder")
     if data_dir == vault or vault in data_dir.parents:
         raise ConfigError("--data-dir / ASKVAULT_DATA_DIR: the index must live outside the vault")
 
@@ -232,6 +254,7 @@ def load_config(
         server=ServerConfig(
             host=str(raw_host) if raw_host else "127.0.0.1",
             port=port,
+            port_fallback=raw_port is None,
             allow_remote=bool(flags.get("allow_remote", False)),
             extra_origins=origins,
         ),

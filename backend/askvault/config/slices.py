@@ -9,7 +9,10 @@ from pathlib import Path
 
 import platformdirs
 
-DEFAULT_PORT = 27123
+DEFAULT_PORT = 27582
+"""The sidecar's port: "ASKVA" on a phone keypad. Not 27123/27124 (Obsidian Local REST API and the MCP servers that call
+it) nor another port a popular Obsidian tool or local model server uses; below every OS's ephemeral range
+(docs/decisions.md)."""
 DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434"
 DEFAULT_EMBED_MODEL: str | None = None
 """No embedding model configured: the one the index was built with, else the built-in one (`embed/choice.py`)."""
@@ -149,6 +152,9 @@ class StoreConfig:
 class ServerConfig:
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
+    port_fallback: bool = False
+    """True when `port` is only the default (no flag, environment or file named one): when it is taken, listen
+    on a free port instead and say which (the banner, the discovery file). A port the user chose is never swapped."""
     allow_remote: bool = False
     extra_origins: tuple[str, ...] = ()
     max_body_bytes: int = 256 * 1024
