@@ -11,8 +11,9 @@ PLUGIN    := plugin
 NODE_MODS := $(PLUGIN)/node_modules/.package-lock.json
 MAIN_JS   := $(PLUGIN)/dist/main.js
 VAULT     ?= eval/sample-vault
-# The eval and bench targets talk to an Ollama (or Ollama-compatible) server: OLLAMA_URL, default
-# http://127.0.0.1:11434, with `all-minilm` pulled. `make eval-corpora` also needs CORPORA_DIR (eval/corpora/README.md).
+# The eval and bench targets talk to an Ollama (or Ollama-compatible) server: OLLAMA_HOST (what Ollama and askvault
+# read; OLLAMA_URL still works, with a notice), default http://127.0.0.1:11434, with `all-minilm` pulled.
+# `make eval-corpora` also needs CORPORA_DIR (eval/corpora/README.md).
 # EMBED_SERVER_CMD (optional) starts a local stand-in server for eval instead (eval/run-minilm.sh). `make test` needs
 # none of them. Variables given on make's command line reach the scripts' environment.
 EVAL_CHAT_MODELS ?= smollm2:135m
@@ -26,9 +27,9 @@ help:
 	@echo "make check  - lint, types and the fast tests (no browser, no slow-marked test): under two minutes"
 	@echo "make test   - install what is missing, run every gate and test"
 	@echo "make setup  - install only"
-	@echo "make eval   - retrieval evaluation with the real all-minilm embedder (an Ollama at OLLAMA_URL)"
-	@echo "make eval-answers - answers and follow-up rewrites with a real tiny chat model (OLLAMA_URL)"
-	@echo "make eval-corpora - retrieval evaluation on two public vaults (CORPORA_DIR, OLLAMA_URL)"
+	@echo "make eval   - retrieval evaluation with the real all-minilm embedder (an Ollama at OLLAMA_HOST)"
+	@echo "make eval-answers - answers and follow-up rewrites with a real tiny chat model (OLLAMA_HOST)"
+	@echo "make eval-corpora - retrieval evaluation on two public vaults (CORPORA_DIR, OLLAMA_HOST)"
 	@echo "make bench  - benchmarks (writes bench/results/)"
 	@echo "make reliability - long fault, kill -9, fuzz, load and soak runs (about 40 min)"
 
@@ -121,7 +122,18 @@ version-bump: $(STAMP)
 
 # The wheel and sdist in dist/ carry the built plugin (askvault/plugin_bundle/), so that `pipx install` then
 # `askvault install-plugin` needs no checkout; backend/setup.py refuses to build without a current bundle.
+# The build's own output (hundreds of "copying …" and "adding …" lines) goes to dist/build.log, shown only when the
+# build fails; `make wheel VERBOSE=1` prints it as it goes. The last line names the wheel and the sdist.
+WHEEL_LOG := dist/build.log
 wheel: $(STAMP) $(MAIN_JS) release-check
 	$(PY) -m scripts.release bundle
 	@mkdir -p dist && echo '*' > dist/.gitignore
-	$(PY) -m build --no-isolation --outdir dist backend
+ifeq ($(VERBOSE),1)
+	set -o pipefail; $(PY) -m build --no-isolation --outdir dist backend 2>&1 | tee $(WHEEL_LOG)
+else
+	@echo "$(PY) -m build --no-isolation --outdir dist backend > $(WHEEL_LOG)"
+	@$(PY) -m build --no-isolation --outdir dist backend > $(WHEEL_LOG) 2>&1 || { cat $(WHEEL_LOG); \
+		echo "make wheel: the build failed; its output above (also in $(WHEEL_LOG)) says why." >&2; \
+		exit 1; }
+endif
+	@sed -n 's|^Successfully built \(.*\) and \(.*\)$$|Built dist/\2 and dist/\1.|p' $(WHEEL_LOG)

@@ -18,7 +18,14 @@ export interface AskVaultSettings {
 	topK: number;
 }
 
-export const DEFAULT_PORT = 27123;
+export const DEFAULT_PORT = 27582;
+
+/**
+ * The default of earlier builds: 27123, the Obsidian Local REST API's port. Every saved settings file holds the whole
+ * settings object, so that URL is read as "the default" (now DEFAULT_PORT) rather than as the user's choice, which
+ * would keep starting the sidecar on the port it was moved off.
+ */
+const FORMER_DEFAULT_URL = "http://127.0.0.1:27123";
 
 export const DEFAULT_SETTINGS: Readonly<AskVaultSettings> = {
 	sidecarUrl: `http://127.0.0.1:${DEFAULT_PORT}`,
@@ -56,7 +63,7 @@ export function parseSettings(raw: unknown): AskVaultSettings {
 	const data = isPlainObject(raw) ? raw : {};
 	const out: AskVaultSettings = { ...DEFAULT_SETTINGS };
 	const url = typeof data.sidecarUrl === "string" ? normaliseUrl(data.sidecarUrl) : null;
-	if (url !== null) out.sidecarUrl = url;
+	if (url !== null && url !== FORMER_DEFAULT_URL) out.sidecarUrl = url;
 	if (typeof data.autoStart === "boolean") out.autoStart = data.autoStart;
 	for (const key of ["command", "embedModel", "chatModel"] as const) {
 		const value = data[key];
@@ -96,9 +103,13 @@ export function portOf(sidecarUrl: string): number {
 /**
  * The arguments for `askvault serve` when the plugin starts the sidecar itself (spawned without a shell). No
  * `--exclude`: the sidecar reads Obsidian's Excluded files (`userIgnoreFilters` in the vault's app.json) itself.
+ * No `--port` for the default one: when another program holds it the sidecar takes a free port and writes it to
+ * the discovery file, which the plugin reads before the URL; a port the user chose is passed, and never swapped.
  */
 export function serveArgs(settings: AskVaultSettings, vaultPath: string): string[] {
-	const args = ["serve", "--vault", vaultPath, "--port", String(portOf(settings.sidecarUrl))];
+	const port = portOf(settings.sidecarUrl);
+	const args = ["serve", "--vault", vaultPath];
+	if (port !== DEFAULT_PORT) args.push("--port", String(port));
 	// No --embed-model unless one is set: the sidecar then uses the embedder the index remembers (built in at first).
 	if (settings.embedModel !== "") args.push("--embed-model", settings.embedModel);
 	args.push("--chat-model", settings.chatModel);

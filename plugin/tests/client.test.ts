@@ -3,7 +3,7 @@ import { SidecarClient, SidecarError } from "../src/sidecar/client";
 import type { AskEvent } from "../src/sidecar/wire";
 import { askLines, bodyOf, bytes, chop, collect, fakeFetch, fixtureJson, fixtureText, jsonResponse, streamResponse } from "./helpers";
 
-const BASE = "http://127.0.0.1:27123";
+const BASE = "http://127.0.0.1:27582";
 
 function client(respond: Parameters<typeof fakeFetch>[0], token: string | null = "secret-token") {
 	const fake = fakeFetch(respond);

@@ -79,9 +79,9 @@ describe("sidecar process", () => {
 	});
 
 	it("reports a failed start with stderr", async () => {
-		const child = await startSidecar(process.execPath, ["-e", "console.error('port 27123 is taken'); process.exit(3)"]);
+		const child = await startSidecar(process.execPath, ["-e", "console.error('port 27582 is taken'); process.exit(3)"]);
 		const exit = await child.exited;
-		expect(exit).toMatchObject({ code: 3, stderrTail: "port 27123 is taken" });
+		expect(exit).toMatchObject({ code: 3, stderrTail: "port 27582 is taken" });
 	});
 
 	it("refuses a missing command with the install command, and records the lookup", async () => {

@@ -48,7 +48,7 @@ describe("discovery paths", () => {
 
 describe("sidecar.json", () => {
 	it.each([
-		['{"host": "127.0.0.1", "port": 27123, "pid": 4242, "version": "0.1.0", "api_version": 1}', "http://127.0.0.1:27123"],
+		['{"host": "127.0.0.1", "port": 27582, "pid": 4242, "version": "0.1.0", "api_version": 1}', "http://127.0.0.1:27582"],
 		['{"host": "::1", "port": 1, "pid": 2}', "http://[::1]:1"],
 	])("parses %s", (text, url) => {
 		const info = parseSidecarInfo(text);
@@ -62,7 +62,7 @@ describe("sidecar.json", () => {
 });
 
 describe("resolveEndpoint", () => {
-	const SETTINGS = "http://127.0.0.1:27123";
+	const SETTINGS = "http://127.0.0.1:27582";
 	it.each([
 		["nothing found: settings URL, stored token", " stored ", null, { baseUrl: SETTINGS, token: "stored", via: "settings" }],
 		["no stored token: the token file", null, { url: null, token: "file" }, { baseUrl: SETTINGS, token: "file", via: "settings" }],

@@ -192,8 +192,8 @@ describe("the settings tab's embedder words", () => {
 		[
 			"the golden status",
 			status(),
-			"http://127.0.0.1:27123",
-			`Connected to Ask Vault 0.1.0 at http://127.0.0.1:27123: 152 notes. Embedder: ${BUILTIN} (built in). ${CHAT_MISSING}`,
+			"http://127.0.0.1:27582",
+			`Connected to Ask Vault 0.1.0 at http://127.0.0.1:27582: 152 notes. Embedder: ${BUILTIN} (built in). ${CHAT_MISSING}`,
 		],
 		[
 			"the embedder's problem once",

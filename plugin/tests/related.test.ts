@@ -21,7 +21,7 @@ const golden = (): RelatedBody => parse(relatedBody, fixtureJson("related.json")
 const bodyFor = (path: string): RelatedBody => ({ ...golden(), path });
 
 describe("related notes wording", () => {
-	const unreachable = new SidecarError("network", "unreachable", 'Cannot reach the Ask Vault sidecar at http://127.0.0.1:27123 (Failed to fetch). Is "askvault serve" running?');
+	const unreachable = new SidecarError("network", "unreachable", 'Cannot reach the Ask Vault sidecar at http://127.0.0.1:27582 (Failed to fetch). Is "askvault serve" running?');
 	it.each<[string, RelatedState, string]>([
 		["no active note", { kind: "no-note" }, NO_NOTE_TEXT],
 		["loading", { kind: "loading", path: "a.md" }, LOADING_TEXT],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+	DEFAULT_PORT,
 	DEFAULT_SETTINGS,
 	describeSourceCount,
 	normaliseUrl,
@@ -64,12 +65,12 @@ describe("parseSettings", () => {
 
 describe("field parsers", () => {
 	it.each([
-		["http://127.0.0.1:27123", "http://127.0.0.1:27123"],
-		["  http://127.0.0.1:27123///  ", "http://127.0.0.1:27123"],
+		["http://127.0.0.1:27582", "http://127.0.0.1:27582"],
+		["  http://127.0.0.1:27582///  ", "http://127.0.0.1:27582"],
 		["HTTP://LOCALHOST:1", "http://localhost:1"],
-		["http://[::1]:27123", "http://[::1]:27123"],
-		["http://127.0.0.1:27123/api", null],
-		["127.0.0.1:27123", null],
+		["http://[::1]:27582", "http://[::1]:27582"],
+		["http://127.0.0.1:27582/api", null],
+		["127.0.0.1:27582", null],
 		["", null],
 	])("normaliseUrl(%j) = %j", (text, expected) => {
 		expect(normaliseUrl(text)).toBe(expected);
@@ -105,7 +106,7 @@ describe("field parsers", () => {
 	});
 
 	it.each([
-		["http://127.0.0.1:27123", 27123],
+		["http://127.0.0.1:27582", 27582],
 		["http://localhost", 80],
 		["https://localhost", 443],
 	])("portOf(%s) = %i", (url, port) => {
@@ -116,7 +117,18 @@ describe("field parsers", () => {
 describe("serveArgs", () => {
 	it("names no embedder unless one is set, so the sidecar uses the index's own (built in at first)", () => {
 		expect(DEFAULT_SETTINGS.embedModel).toBe("");
-		expect(serveArgs(parseSettings({}), "/v")).toEqual(["serve", "--vault", "/v", "--port", "27123", "--chat-model", "llama3.2:3b"]);
+		expect(serveArgs(parseSettings({}), "/v")).toEqual(["serve", "--vault", "/v", "--chat-model", "llama3.2:3b"]);
+	});
+
+	it("reads the former default URL (27123, Obsidian Local REST API's port) as today's default", () => {
+		expect(parseSettings({ sidecarUrl: "http://127.0.0.1:27123" }).sidecarUrl).toBe(`http://127.0.0.1:${DEFAULT_PORT}`);
+		expect(parseSettings({ sidecarUrl: "http://127.0.0.1:27125" }).sidecarUrl).toBe("http://127.0.0.1:27125");
+	});
+
+	it("leaves the default port to the sidecar, which takes a free one when another program holds it", () => {
+		expect(DEFAULT_PORT).toBe(27582);
+		expect(serveArgs(parseSettings({ sidecarUrl: "http://127.0.0.1:27582" }), "/v")).not.toContain("--port");
+		expect(serveArgs(parseSettings({ sidecarUrl: "http://127.0.0.1:27125" }), "/v").slice(3, 5)).toEqual(["--port", "27125"]);
 	});
 
 	it("passes the vault, port and models as separate arguments", () => {

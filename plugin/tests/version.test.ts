@@ -35,7 +35,7 @@ describe("checkApiVersion", () => {
 });
 
 describe("SidecarClient against another API version", () => {
-	const BASE = "http://127.0.0.1:27123";
+	const BASE = "http://127.0.0.1:27582";
 
 	function setup(status: () => unknown) {
 		const fake = fakeFetch((call) => {

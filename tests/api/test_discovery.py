@@ -28,17 +28,17 @@ def _dead_pid() -> int:
 
 
 def test_written_and_read_back(tmp_path: Path) -> None:
-    path = write_discovery(tmp_path / "data", "127.0.0.1", 27123, os.getpid(), "0.1.0")
+    path = write_discovery(tmp_path / "data", "127.0.0.1", 27582, os.getpid(), "0.1.0")
     assert path == tmp_path / "data" / DISCOVERY_FILE
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert json.loads(path.read_text()) == {
         "host": "127.0.0.1",
-        "port": 27123,
+        "port": 27582,
         "pid": os.getpid(),
         "version": "0.1.0",
         "api_version": API_VERSION,
     }
-    assert read_discovery(tmp_path / "data") == Discovery("127.0.0.1", 27123, os.getpid(), "0.1.0", API_VERSION)
+    assert read_discovery(tmp_path / "data") == Discovery("127.0.0.1", 27582, os.getpid(), "0.1.0", API_VERSION)
     assert sorted(p.name for p in (tmp_path / "data").iterdir()) == [DISCOVERY_FILE]
 
 
@@ -51,7 +51,7 @@ def test_rewrite_replaces(tmp_path: Path) -> None:
 
 
 def test_a_dead_pid_is_stale(tmp_path: Path) -> None:
-    write_discovery(tmp_path, "127.0.0.1", 27123, _dead_pid(), "0.1.0")
+    write_discovery(tmp_path, "127.0.0.1", 27582, _dead_pid(), "0.1.0")
     assert read_discovery(tmp_path) is None
 
 
@@ -63,10 +63,10 @@ def test_the_good_row_is_found(tmp_path: Path) -> None:
     path = tmp_path / DISCOVERY_FILE
     path.write_text(json.dumps(GOOD))
     path.chmod(0o600)
-    assert read_discovery(tmp_path) == Discovery("127.0.0.1", 27123, os.getpid(), "0.1.0", 1)
+    assert read_discovery(tmp_path) == Discovery("127.0.0.1", 27582, os.getpid(), "0.1.0", 1)
 
 
-GOOD = {"host": "127.0.0.1", "port": 27123, "pid": os.getpid(), "version": "0.1.0", "api_version": 1}
+GOOD = {"host": "127.0.0.1", "port": 27582, "pid": os.getpid(), "version": "0.1.0", "api_version": 1}
 
 
 @pytest.mark.parametrize(
@@ -105,13 +105,13 @@ def test_malformed_is_ignored(tmp_path: Path, content: str) -> None:
 
 
 def test_a_readable_file_is_ignored(tmp_path: Path) -> None:
-    path = write_discovery(tmp_path, "127.0.0.1", 27123, os.getpid(), "0.1.0")
+    path = write_discovery(tmp_path, "127.0.0.1", 27582, os.getpid(), "0.1.0")
     path.chmod(0o644)
     assert read_discovery(tmp_path) is None
 
 
 def test_remove_only_our_own(tmp_path: Path) -> None:
-    write_discovery(tmp_path, "127.0.0.1", 27123, os.getpid(), "0.1.0")
+    write_discovery(tmp_path, "127.0.0.1", 27582, os.getpid(), "0.1.0")
     remove_discovery(tmp_path, pid=os.getpid() + 1)
     assert read_discovery(tmp_path) is not None
     remove_discovery(tmp_path, pid=os.getpid())

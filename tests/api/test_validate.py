@@ -181,29 +181,29 @@ def test_parse_json_object(raw: bytes, expected: dict[str, object]) -> None:
     assert parse_json_object(raw) == expected
 
 
-PORTS = frozenset({27123})
+PORTS = frozenset({27582})
 
 
 @pytest.mark.parametrize(
     ("host", "remote", "allowed"),
     [
-        ("127.0.0.1:27123", False, True),
-        ("localhost:27123", False, True),
-        ("LocalHost:27123", False, True),
-        ("[::1]:27123", False, True),
+        ("127.0.0.1:27582", False, True),
+        ("localhost:27582", False, True),
+        ("LocalHost:27582", False, True),
+        ("[::1]:27582", False, True),
         ("127.0.0.1:27124", False, False),
-        ("127.0.0.1:027123", False, False),
+        ("127.0.0.1:027582", False, False),
         ("127.0.0.1", False, False),
-        ("localhost.:27123", False, False),
-        ("attacker.example:27123", False, False),
-        ("127.0.0.1.nip.io:27123", False, False),
-        ("localhost.attacker.example:27123", False, False),
-        ("127.0.0.2:27123", False, False),
-        ("192.168.1.5:27123", False, False),
-        ("192.168.1.5:27123", True, True),
-        ("[fe80::1]:27123", True, True),
-        ("fe80::1:27123", True, False),
-        ("nas.local:27123", True, False),
+        ("localhost.:27582", False, False),
+        ("attacker.example:27582", False, False),
+        ("127.0.0.1.nip.io:27582", False, False),
+        ("localhost.attacker.example:27582", False, False),
+        ("127.0.0.2:27582", False, False),
+        ("192.168.1.5:27582", False, False),
+        ("192.168.1.5:27582", True, True),
+        ("[fe80::1]:27582", True, True),
+        ("fe80::1:27582", True, False),
+        ("nas.local:27582", True, False),
         ("", False, False),
         (None, False, False),
         ("127.0.0.1:２７１２３", False, False),

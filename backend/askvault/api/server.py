@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import ipaddress
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -16,6 +17,11 @@ from askvault.config import ServerConfig
 from askvault.errors import ConfigError
 
 log = logging.getLogger("askvault.api")
+
+_IN_USE = frozenset(code for code in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", None)) if code is not None)
+_DENIED = frozenset(code for code in (errno.EACCES, getattr(errno, "WSAEACCES", None)) if code is not None)
+_PORT_TAKEN = _IN_USE | _DENIED
+"""Bind errors that mean "someone else has this port": in use, or (Windows) inside a range Hyper-V reserved."""
 
 SHUTDOWN_TIMEOUT_S = 5.0
 IDLE_TIMEOUT_S = 75.0
@@ -30,6 +36,8 @@ class Listening:
     """The first bound socket's port (the one to advertise)."""
     addresses: tuple[tuple[str, int], ...]
     """Every bound (address, port)."""
+    taken_port: int | None = None
+    """The default port, when another program held it and a free port was taken instead (`port_fallback`)."""
 
 
 def is_loopback(host: str) -> bool:
@@ -73,16 +81,34 @@ async def serve(app: web.Application, server: ServerConfig) -> AsyncIterator[Lis
     )
     await runner.setup()
     try:
-        site = web.TCPSite(runner, server.host, server.port)
+        taken: int | None = None
         try:
-            await site.start()
+            await web.TCPSite(runner, server.host, server.port).start()
         except OSError as exc:
-            raise ConfigError(f"--port {server.port}: cannot listen on {server.host} ({exc.strerror})") from exc
+            if not (server.port_fallback and server.port and exc.errno in _PORT_TAKEN):
+                raise ConfigError(f"--port {server.port}: cannot listen on {server.host}: {_why(exc)}") from exc
+            # Only the default port: another program holds it, so any free port will do; the discovery file and
+            # the banner say which, and the plugin reads the discovery file.
+            log.info("port %d is taken by another program; listening on a free port instead", server.port)
+            taken = server.port
+            try:
+                await web.TCPSite(runner, server.host, 0).start()
+            except OSError as again:
+                raise ConfigError(f"cannot listen on {server.host}: {_why(again)}") from again
         addresses = tuple((str(name[0]), int(name[1])) for name in runner.addresses)
         set_listen_ports(app, {port for _, port in addresses})
-        yield Listening(port=addresses[0][1], addresses=addresses)
+        yield Listening(port=addresses[0][1], addresses=addresses, taken_port=taken)
     finally:
         await runner.cleanup()
+
+
+def _why(exc: OSError) -> str:
+    """Why a bind failed, and the fix, for the one-line error (asyncio's own text repeats the address)."""
+    if exc.errno in _IN_USE:
+        return "another program is using that port; stop it, or choose another --port (0 picks a free one)"
+    if exc.errno in _DENIED:
+        return "the system reserves that port; choose another --port (0 picks a free one)"
+    return (exc.strerror or str(exc)).removeprefix("error while attempting to bind on address ")
 
 
 async def run_server(app: web.Application, server: ServerConfig, on_bound: Callable[[int], None]) -> None:

@@ -4,18 +4,27 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import shlex
 from collections.abc import Mapping
 
 import click
 
+from askvault.cli.hints import data_root, suggest
 from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
+from askvault.cli.serve_progress import StartupProgress
+from askvault.config import DEFAULT_PORT
 from askvault.wiring.sidecar import Started, run_sidecar
 
 
 @click.command()
 @shared_options
 @click.option("--host", help="Address to listen on [env ASKVAULT_HOST; default 127.0.0.1].")
-@click.option("--port", type=int, help="Port to listen on; 0 picks a free one [env ASKVAULT_PORT; default 27123].")
+@click.option(
+    "--port",
+    type=int,
+    help=f"Port to listen on; 0 picks a free one [env ASKVAULT_PORT; default {DEFAULT_PORT}, or a free one when "
+    "another program holds it].",
+)
 @click.option("--allow-remote", is_flag=True, help="Allow a non-loopback --host (the token is still required).")
 @click.option(
     "--allow-origin", "origins", multiple=True, help="Another exact Origin to allow besides app://obsidian.md."
@@ -23,10 +32,17 @@ from askvault.wiring.sidecar import Started, run_sidecar
 @click.option("-v", "--verbose", is_flag=True)
 @handles_errors
 def serve(verbose: bool, **params: object) -> None:
-    """Serve the vault to the Obsidian plugin on localhost (keeps the index fresh while it runs)."""
+    """Serve the vault to the Obsidian plugin on localhost.
+
+    The sidecar keeps the index fresh while it runs (a watcher, and a sweep of the vault at start-up).
+    """
     setup_logging(verbose, default=logging.INFO)
     config = build_config(params)
-    asyncio.run(run_sidecar(config, on_started=print_banner))
+    shown = StartupProgress()
+    try:
+        asyncio.run(run_sidecar(config, on_started=print_banner, on_progress=shown.progress, on_indexed=shown.indexed))
+    finally:
+        shown.close()
 
 
 def _problem(models: Mapping[str, object], role: str) -> str | None:
@@ -40,13 +56,22 @@ def _problem(models: Mapping[str, object], role: str) -> str | None:
 def print_banner(started: Started) -> None:
     config = started.engine.config
     vault = config.vault.root
+    # The plugin and `askvault token` look in the default data folder unless told otherwise.
+    root = data_root(config)
+    finds = "it finds" if root is None else f'with its "Data folder" setting at {root} it finds'
     lines = [
         f"Ask Vault is serving {vault.name} on {started.url}",
         f"  index: {len(started.engine.catalog)} chunks ready, reconciling with the vault in the background; "
         f"vectors: {started.engine.store_kind}",
-        f"  plugin: install it with `askvault install-plugin --vault {vault}`; it finds this sidecar by itself "
-        f"(or paste the token from `askvault token --vault {vault}`).",
+        f"  plugin: install it with `{shlex.join(['askvault', 'install-plugin', '--vault', str(vault)])}`; "
+        f"{finds} this sidecar by itself (or paste the token from `{suggest('token', config)}`).",
     ]
+    if started.taken_port is not None:
+        lines.insert(
+            1,
+            f"  port: {started.taken_port} is taken by another program, so this sidecar listens on {started.port}; "
+            "the plugin finds it by itself (pass --port to insist on one).",
+        )
     engine = started.engine
     builtin = engine.embedder_choice.spec.backend == "builtin"
     lines.append(f"  {engine.embedder_choice.describe()}")

@@ -72,7 +72,7 @@ class SidecarRefused(AskVaultError):
 @dataclass(frozen=True, slots=True)
 class SidecarAddress:
     url: str
-    """`http://127.0.0.1:27123`: where the sidecar listens, without a trailing slash."""
+    """`http://127.0.0.1:27582`: where the sidecar listens, without a trailing slash."""
     token: str
 
 

@@ -17,6 +17,7 @@ from askvault.api.server import check_bind_host, serve
 from askvault.api.services import ApiServices
 from askvault.api.token import load_or_create_token
 from askvault.config import Config
+from askvault.index.report import IndexReport, Progress
 from askvault.index.watcher import VaultWatcher
 from askvault.wire.events import PipelineLines
 from askvault.wiring import Engine, open_engine
@@ -35,6 +36,22 @@ class Started:
     port: int
     engine: Engine
     models: dict[str, object]
+    taken_port: int | None = None
+    """The default port, when another program held it and `port` is a free one chosen instead."""
+
+
+@dataclass(frozen=True, slots=True)
+class Indexed:
+    """How the start-up run ended, for `serve`'s one "index ready" line."""
+
+    notes: int
+    chunks: int
+    """What the sidecar serves now (after the run, or the last good index when the run changed nothing)."""
+    report: IndexReport | None
+    """The run's report; None when it failed before making one."""
+    refused: str | None
+    """Why the run changed nothing (a vault that looks unmounted, an unexpected failure); None when it ran."""
+    seconds: float
 
 
 async def run_sidecar(
@@ -44,11 +61,14 @@ async def run_sidecar(
     *,
     reconcile_every_s: float = 300.0,
     model_poll_s: float = 30.0,
+    on_progress: Callable[[Progress], None] | None = None,
+    on_indexed: Callable[[Indexed], None] | None = None,
 ) -> None:
     """Serves until `stop` is set or SIGINT/SIGTERM arrives.
 
     The last good index answers at once; the start-up reconcile (notes changed while we were down) runs in
-    the background, then the watcher keeps the index fresh.
+    the background, then the watcher keeps the index fresh. `on_progress` sees that run's progress and
+    `on_indexed` its outcome, both only after `on_started` (the banner comes first).
     """
     check_bind_host(config.server)
     token = load_or_create_token(config.store.data_dir, config.vault.root)
@@ -81,6 +101,7 @@ async def run_sidecar(
                 index=control,
                 related=engine.related,
                 explainer=engine_explainer(engine),
+                search_relevance=engine.search_relevance,
             )
             app = create_app(services, config.server, token, config.server.port)
             watcher = VaultWatcher(
@@ -88,8 +109,10 @@ async def run_sidecar(
             )
             async with serve(app, config.server) as listening:
                 write_discovery(config.store.data_dir, config.server.host, listening.port, os.getpid(), __version__)
+                first_run: asyncio.Task[None] | None = None
                 try:
                     await monitor.start()
+                    run_started = loop.time()
                     await control.start_reindex(False)
                     await watcher.start()
                     if on_started is not None:
@@ -99,11 +122,20 @@ async def run_sidecar(
                                 port=listening.port,
                                 engine=engine,
                                 models=dict(monitor.snapshot()),
+                                taken_port=listening.taken_port,
                             )
+                        )
+                    if on_progress is not None or on_indexed is not None:
+                        first_run = asyncio.create_task(
+                            _follow_first_run(engine, control, run_started, on_progress, on_indexed)
                         )
                     await stop.wait()
                 finally:
                     log.info("stopping")
+                    if first_run is not None:
+                        first_run.cancel()
+                        with contextlib.suppress(asyncio.CancelledError):
+                            await first_run
                     await watcher.stop()
                     await monitor.stop()
                     await control.cancel()
@@ -114,6 +146,43 @@ async def run_sidecar(
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(sig)
+
+
+async def _follow_first_run(
+    engine: Engine,
+    control: EngineControl,
+    started: float,
+    on_progress: Callable[[Progress], None] | None,
+    on_indexed: Callable[[Indexed], None] | None,
+) -> None:
+    """Forwards the start-up run's progress until it ends, then reports how it ended."""
+    indexer = engine.indexer
+    report: list[IndexReport | None] = []
+
+    def listen(progress: Progress) -> None:
+        if on_progress is not None:
+            on_progress(progress)
+        if progress.phase == "done" and not report:
+            report.append(indexer.last_report)  # this run's, before a watcher batch can replace it
+
+    remove = indexer.add_listener(listen)
+    try:
+        if indexer.running:
+            listen(indexer.progress)  # where the run is now: it started before the banner
+        await control.wait()
+    finally:
+        remove()
+    if on_indexed is not None:
+        refused = control.run_error
+        on_indexed(
+            Indexed(
+                notes=engine.catalog.note_count(),
+                chunks=len(engine.catalog),
+                report=(report[0] if report else indexer.last_report) if refused is None else None,
+                refused=refused.reason if refused is not None else None,
+                seconds=asyncio.get_running_loop().time() - started,
+            )
+        )
 
 
 def _url_host(host: str) -> str:
