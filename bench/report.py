@@ -12,6 +12,7 @@ from typing import cast
 
 import matplotlib
 
+from bench.cli_startup import cli_section
 from bench.embedder_report import embedder_section
 
 matplotlib.use("Agg")  # files only, no display
@@ -56,6 +57,11 @@ GOALS = (
     Goal("RSS added by the built-in embedder (peak, sample vault embedded)",
          ("embedder", "memory", "alone-b{batch}", "added_peak_mb"), 150, "MB", "≤ 150 MB"),
     Goal("query embedding p50, built-in embedder", ("embedder", "query_ms", "builtin", "p50"), 15, "ms", "≤ 15 ms"),
+    Goal("`askvault --version` (median, fresh process)", ("cli", "commands", "--version", "median_ms"), 300, "ms",
+         "≤ 0.3 s"),
+    Goal("`askvault token` (median, fresh process)", ("cli", "commands", "token", "median_ms"), 300, "ms", "≤ 0.3 s"),
+    Goal("`askvault search` through a running sidecar (median, fresh process)",
+         ("cli", "commands", "search (through the sidecar)", "median_ms"), 500, "ms", "≤ 0.5 s"),
 )  # fmt: skip
 
 
@@ -246,6 +252,9 @@ def _sections(results: Results) -> list[str]:
     embedder = results.get("embedder")
     if isinstance(embedder, dict):
         lines += embedder_section(embedder)
+    cli = results.get("cli")
+    if isinstance(cli, dict):
+        lines += cli_section(cli)
     return lines
 
 

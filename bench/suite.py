@@ -16,6 +16,7 @@ from pathlib import Path
 
 from bench import report
 from bench.answer import run_answer
+from bench.cli_startup import CliOptions, run_cli_startup
 from bench.embedder import EmbedderOptions, run_embedder
 from bench.freshness import run_freshness
 from bench.harness import commit, load_average, machine
@@ -26,7 +27,7 @@ from bench.sidecar import run_sidecar_rss
 from bench.vector_engines import Spec, compare
 
 REPO = Path(__file__).resolve().parents[1]
-PARTS = ("sizes", "freshness", "answer", "sidecar", "engines", "embedder")
+PARTS = ("sizes", "freshness", "answer", "sidecar", "engines", "cli", "embedder")
 DEFAULT_PARTS = PARTS[:-1]
 """`embedder` runs when named: it measures the model rather than our code, and takes as long as the rest together
 (README.md, "The built-in embedder")."""
@@ -56,6 +57,7 @@ class Options:
     ollama_url: str = field(default_factory=default_url)
     embed_server_cmd: str = field(default_factory=lambda: os.environ.get("EMBED_SERVER_CMD", ""))
     embedder: EmbedderOptions = field(default_factory=EmbedderOptions)
+    cli: CliOptions = field(default_factory=CliOptions)
     out: Path = REPO / "bench" / "results"
     stamp: str = field(default_factory=lambda: datetime.now(UTC).date().isoformat())
     name: str = ""
@@ -130,13 +132,15 @@ def run_suite(options: Options) -> dict[str, Path]:
         if "engines" in o.parts:
             spec = Spec(n=o.engine_points, dim=o.dim, queries=o.engine_queries)
             results["engines"] = _timed("engines", meta, partial(compare, spec, o.engines, work))
+        if "cli" in o.parts:
+            results["cli"] = _timed("cli", meta, partial(run_cli_startup, o.cli, work / "cli"))
         if "embedder" in o.parts:
             call = partial(run_embedder, o.embedder, o.ollama_url, work / "embedder")
             results["embedder"] = _timed("embedder", meta, call)
         if not o.minilm:
             results["minilm"] = "not run (pass --minilm)"
         elif not o.embed_server_cmd and not answers(o.ollama_url):
-            results["minilm"] = f"skipped: nothing answers at {o.ollama_url} (set OLLAMA_URL or --ollama-url)"
+            results["minilm"] = f"skipped: nothing answers at {o.ollama_url} (set OLLAMA_HOST or --ollama-url)"
             print(f"bench: {results['minilm']}", file=sys.stderr)
         else:
             args = (o.minilm_chunks, o.seed, o.queries // 2, work / "minilm", o.ollama_url, o.embed_server_cmd)
@@ -156,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=5, help="runs of each freshness figure")
     parser.add_argument("--minilm", action="store_true", help="also index with the real all-minilm embedder")
     parser.add_argument(
-        "--ollama-url", default=default_url(), help="for --minilm and embedder: a server with all-minilm [OLLAMA_URL]"
+        "--ollama-url", default=default_url(), help="for --minilm and embedder: a server with all-minilm [OLLAMA_HOST]"
     )
     parser.add_argument(
         "--corpora",

@@ -15,7 +15,9 @@ from aiohttp import web
 from askvault.api.app import ApiSettings, create_app
 from askvault.api.server import serve
 from askvault.api.services import ApiServices
+from askvault.ask.relevance import calibration_for
 from askvault.config import ServerConfig
+from askvault.wire.search_scored import SearchRelevance
 from tests.api.fakes import FakeAnswerer, FakeIndex, FakeRelated, FakeSearcher
 
 # (method, path, JSON body or None): every route, so no guard can be forgotten on one.
@@ -70,7 +72,10 @@ async def start_sidecar(
 ) -> AsyncIterator[Sidecar]:
     server = server or ServerConfig(port=0)
     searcher, answerer, index, related = FakeSearcher(), FakeAnswerer(), FakeIndex(), FakeRelated()
-    app = create_app(ApiServices(searcher, answerer, index, related), server, TOKEN, 0, settings=settings)
+    # The all-minilm calibration, so `/api/search` shows a relevance decision as the sidecar's does.
+    judge = SearchRelevance(calibration_for("all-minilm"), 8)
+    services = ApiServices(searcher, answerer, index, related, search_relevance=judge)
+    app = create_app(services, server, TOKEN, 0, settings=settings)
     async with serve(app, server) as listening, aiohttp.ClientSession() as session:
         yield Sidecar(app, listening.port, session, searcher, answerer, index, related)
 

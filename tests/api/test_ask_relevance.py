@@ -12,9 +12,11 @@ from askvault.api.app import create_app
 from askvault.api.server import serve
 from askvault.api.services import ApiServices
 from askvault.ask.pipeline import NOT_COVERED_ANSWER
+from askvault.ask.relevance import FALLBACK
 from askvault.config import ServerConfig
 from askvault.model import TermStat
 from askvault.wire.events import PipelineLines
+from askvault.wire.search_scored import SearchRelevance
 from tests.api.conftest import TOKEN, assert_error
 from tests.api.fakes import FakeIndex
 from tests.api.test_ask import read_ndjson
@@ -38,7 +40,10 @@ async def api(fake_ollama: RunningOllama) -> AsyncIterator[str]:
     searcher = CannedSearcher(list(WEAK), terms=list(TERMS))
     async with open_pipeline(fake_ollama.url, searcher) as pipeline:
         server = ServerConfig(port=0)
-        app = create_app(ApiServices(searcher, PipelineLines(pipeline), FakeIndex()), server, TOKEN, 0)
+        judge = SearchRelevance(FALLBACK, 8)  # the pipeline's own calibration (open_pipeline's default)
+        app = create_app(
+            ApiServices(searcher, PipelineLines(pipeline), FakeIndex(), search_relevance=judge), server, TOKEN, 0
+        )
         async with serve(app, server) as listening:
             yield f"http://127.0.0.1:{listening.port}"
 
@@ -104,5 +109,6 @@ async def test_search_never_abstains(api: str) -> None:
     async with aiohttp.ClientSession() as session, session.post(f"{api}/api/search", json=body, headers=AUTH) as resp:
         assert resp.status == 200
         found = await resp.json()
+    # Search reports the decision ask would make, and still returns everything it found.
     assert [r["id"] for r in found["results"]] == ["chunk-1", "chunk-2"]
-    assert "relevance" not in found
+    assert found["relevance"]["answer"] is False

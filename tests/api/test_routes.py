@@ -49,7 +49,7 @@ async def test_search_passes_the_request_to_the_searcher(sidecar: Sidecar) -> No
     assert sidecar.searcher.calls == [
         ("kodi maintenance", 2, "keyword", SearchFilters("Homelab/", "media", 1767225600.0, 1.8e9))
     ]
-    assert list(body) == ["query", "terms", "counts", "results", "timings_ms", "date_scope"]
+    assert list(body) == ["query", "terms", "counts", "results", "timings_ms", "date_scope", "relevance"]
     assert [r["id"] for r in body["results"]] == ["c8a1f0e29b7d4a36", "9d4e6a10b3c25f78"]
     first = body["results"][0]
     assert first == {
@@ -63,7 +63,10 @@ async def test_search_passes_the_request_to_the_searcher(sidecar: Sidecar) -> No
         "dense_rank": 2,
         "keyword_rank": 1,
         "fused_score": first["fused_score"],
+        "dense_score": 0.71,
+        "keyword_score": 9.4,
     }
+    assert body["relevance"] is None, "the decision is calibrated on hybrid searches only"
 
 
 async def test_search_defaults(sidecar: Sidecar) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from askvault.cli.index_cmd import format_summary
-from askvault.cli.options import EXIT_LOCKED, EXIT_VAULT_EMPTY
+from askvault.cli.options import EXIT_DENSE_OFF, EXIT_LOCKED, EXIT_NOTES_FAILED, EXIT_VAULT_EMPTY
 from askvault.index.lock import IndexLock
 from askvault.index.report import IndexReport, Problem
 from tests.cli.cli_helpers import common, config_of, invoke, run_process
@@ -48,7 +48,7 @@ def index_args(vault: Path, ollama_url: str, *extra: str) -> list[str]:
 async def test_index_prints_a_summary(vault: Path, fake_ollama: RunningOllama) -> None:
     result = await invoke(*index_args(vault, fake_ollama.url))
 
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == EXIT_NOTES_FAILED, result.output  # Bad.md
     lines = result.stdout.splitlines()
     assert lines[0].startswith(
         "Indexed vault: 3 indexed, 0 unchanged, 0 removed, 4 skipped, 1 failed — 3 notes, 3 chunks"
@@ -56,7 +56,7 @@ async def test_index_prints_a_summary(vault: Path, fake_ollama: RunningOllama) -
     assert lines[1] == "Dense search: ready with Ollama: nomic-embed-text (3 chunks embedded this run)."
     assert lines[2].startswith("  failed  Bad.md: not valid UTF-8 at byte")
     assert sorted(lines[3:]) == [
-        "  skipped Big.md: too large (4194312 bytes; the cap is 4194304)",
+        "  skipped Big.md: too large (4.1 MiB; the limit is 4 MiB)",
         "  skipped Drafts/wip.md: exclude glob 'Drafts/'",
         "  skipped Private/: Obsidian Excluded files: 'Private/'",
         "  skipped Secret.md: opted out (askvault: false)",
@@ -68,8 +68,8 @@ async def test_index_json_summary_and_a_second_run(vault: Path, fake_ollama: Run
     (vault / "Ideas/Gardening.md").write_text("# Gardening\n\nChillies like heat.\n", encoding="utf-8")
     second = await invoke(*index_args(vault, fake_ollama.url, "--json"))
 
-    assert first.exit_code == 0, first.output
-    assert second.exit_code == 0, second.output
+    assert first.exit_code == EXIT_NOTES_FAILED, first.output  # Bad.md, read again (and failing) on every run
+    assert second.exit_code == EXIT_NOTES_FAILED, second.output
     body = json.loads(first.stdout)
     assert set(body) >= REPORT_KEYS
     assert (body["indexed"], body["unchanged"], body["notes"], body["chunks"], body["embedded"]) == (3, 0, 3, 3, 3)
@@ -86,7 +86,7 @@ async def test_index_json_summary_and_a_second_run(vault: Path, fake_ollama: Run
 async def test_index_with_ollama_down_says_how_to_fix_it(vault: Path, closed_port_url: str) -> None:
     result = await invoke(*index_args(vault, closed_port_url))
 
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == EXIT_DENSE_OFF, result.output
     assert result.stdout.splitlines()[1] == (
         "Dense search with Ollama: nomic-embed-text: off — "
         f"Ollama not reachable at {closed_port_url} — start it with `ollama serve`, or set "
@@ -98,7 +98,7 @@ async def test_a_vault_that_looks_unmounted_exits_4_until_allowed(tmp_path: Path
     vault = tmp_path / "vault"
     write_notes(vault, {f"Notes/n{i:02}.md": f"# Note {i}\n\nText {i}.\n" for i in range(20)})
     args = ["index", *common(vault, tmp_path / "data", closed_port_url), "--json"]
-    assert (await invoke(*args)).exit_code == 0
+    assert (await invoke(*args)).exit_code == EXIT_DENSE_OFF  # no Ollama: keyword search only
     shutil.move(vault / "Notes", tmp_path / "moved-away")
 
     refused = await invoke(*args)
@@ -108,7 +108,7 @@ async def test_a_vault_that_looks_unmounted_exits_4_until_allowed(tmp_path: Path
     assert refused.stdout == ""
     assert refused.stderr.startswith("askvault: the vault now shows 0 notes but 20 are indexed (20 would be deleted)")
     assert "--allow-mass-delete" in refused.stderr
-    assert allowed.exit_code == 0, allowed.output
+    assert allowed.exit_code == EXIT_DENSE_OFF, allowed.output
     assert (json.loads(allowed.stdout)["removed"], json.loads(allowed.stdout)["notes"]) == (20, 0)
 
 
@@ -125,10 +125,10 @@ def test_a_second_writer_exits_3_naming_the_other_pid(tmp_path: Path, closed_por
     assert busy.returncode == EXIT_LOCKED, busy.stderr
     assert busy.stdout == ""
     assert busy.stderr.strip() == (
-        f"askvault: another Ask Vault process is using this vault's index (pid {os.getpid()}); "
-        "stop it or talk to the running sidecar instead"
+        f"askvault: another Ask Vault process (pid {os.getpid()}) is writing this vault's index and no sidecar "
+        "answers for it; wait until it finishes (an `askvault index` run?) or stop it, then run this again"
     )
-    assert free.returncode == 0, free.stderr
+    assert free.returncode == EXIT_DENSE_OFF, free.stderr  # no Ollama behind closed_port_url
     assert json.loads(free.stdout)["indexed"] == 1
 
 

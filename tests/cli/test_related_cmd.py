@@ -9,7 +9,6 @@ import pytest
 
 from askvault.cli.options import EXIT_ERROR
 from askvault.cli.related_cmd import render_related
-from askvault.retrieve.related import NO_NOTE
 from askvault.wire.search import related_to_json
 from tests.api.samples import RELATED
 from tests.cli.cli_helpers import common, invoke
@@ -67,7 +66,11 @@ async def test_related_prints_a_ranked_table(flags: list[str]) -> None:
 @pytest.mark.parametrize(
     ("path", "message"),
     [
-        ("Homelab/Nothing.md", NO_NOTE),
+        (
+            "Homelab/Nothing.md",
+            "no indexed note at Homelab/Nothing.md; give its path inside the vault, such as Folder/Note.md "
+            "(a new note needs `askvault index` first)",
+        ),
         ("../Homelab/Kodi.md", "path must not contain '..'"),
     ],
     ids=["not-indexed", "outside-the-vault"],

@@ -8,16 +8,21 @@ from askvault.cli.render import render_ask_footer, render_date_scope, render_rel
 
 RESULT = {"path": "Network/IP plan.md", "title": "IP plan", "heading_path": ["IP plan"], "start_line": 3,
           "end_line": 9, "text": "kodi-livingroom 10.0.20.31", "dense_rank": 2, "keyword_rank": 1,
-          "fused_score": 0.0492}  # fmt: skip
+          "fused_score": 0.0492, "dense_score": 0.4137, "keyword_score": 7.304}  # fmt: skip
 
 
 @pytest.mark.parametrize(
     ("extra", "expected"),
     [
-        pytest.param({}, "fused 0.0492\n", id="plain"),
+        pytest.param({}, "dense #2 (cosine 0.41) · keyword #1 (bm25 7.30)\n", id="plain"),
         pytest.param(
-            {"boosts": ["identifier:kodi-livingroom"]}, "fused 0.0492 · identifier:kodi-livingroom\n", id="boost"
+            {"boosts": ["identifier:kodi-livingroom"]},
+            "dense #2 (cosine 0.41) · keyword #1 (bm25 7.30) · identifier:kodi-livingroom\n",
+            id="boost",
         ),
+        # A sidecar's /api/search body has ranks but no raw scores: the ranks alone, never a blank.
+        pytest.param({"dense_score": None, "keyword_score": None}, "dense #2 · keyword #1\n", id="ranks-only"),
+        pytest.param({"dense_rank": None, "dense_score": None}, "dense – · keyword #1 (bm25 7.30)\n", id="one-leg"),
     ],
 )
 def test_a_result_names_what_moved_it(extra: dict[str, object], expected: str) -> None:
@@ -64,7 +69,7 @@ CLOSE = {"path": "Homelab/Kodi.md", "heading_path": ["Kodi"], "start_line": 1, "
             [
                 "",
                 "Not covered (relevance 0.41, needs 0.50).",
-                "Closest notes, not used:",
+                "No model was asked. Closest notes:",
                 "  Homelab/Kodi.md › Kodi (lines 1–4)  dense 0.2137 · bm25 –",
                 "Ask anyway with --force.",
             ],
@@ -97,3 +102,34 @@ def test_the_footer_says_when_the_answer_was_cut(result: dict[str, object], line
         assert "cut short" not in footer
     else:
         assert f"(the answer was cut short: {line})" in footer
+
+
+NOT_COVERED = {
+    "answer": False,
+    "forced": False,
+    "reason": "Your notes do not seem to cover this question (relevance 0.01, needs 0.50).",
+}
+COVERED = {
+    "answer": True,
+    "forced": False,
+    "reason": "Your notes look relevant to this question (relevance 0.93, needs 0.22).",
+}
+
+
+def test_results_the_notes_do_not_cover_say_so_first_and_show_no_normalised_score() -> None:
+    best = {**RESULT, "fused_score": 1.0}
+    lines = render_search({"results": [best], "relevance": NOT_COVERED}).splitlines()
+
+    assert lines[0] == (
+        "relevance: Your notes do not seem to cover this question (relevance 0.01, needs 0.50); the closest passages:"
+    )
+    assert not any("fused" in line or "1.0000" in line for line in lines)
+
+
+def test_results_the_notes_cover_end_with_the_decision() -> None:
+    lines = render_search({"results": [RESULT], "relevance": COVERED, "counts": {"dense": 3, "keyword": 1}})
+
+    assert lines.splitlines()[-2:] == [
+        "relevance: Your notes look relevant to this question (relevance 0.93, needs 0.22).",
+        "matched: dense 3, keyword 1",
+    ]

@@ -1,4 +1,6 @@
-"""A second `askvault serve` (or `index`) on a vault a sidecar is serving: exit code 3, a clear line, no harm done."""
+"""A second `askvault serve` on a vault a sidecar is serving: exit code 3, a clear line, no harm done.
+
+(`askvault index` beside a sidecar asks it to reindex instead: tests/cli/test_beside_sidecar.py.)"""
 
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ async def _askvault(tmp_path: Path, *args: str) -> tuple[int, str]:
     return child.returncode, stderr.decode()
 
 
-@pytest.mark.parametrize("command", ["serve", "index"])
+@pytest.mark.parametrize("command", ["serve"])
 async def test_a_second_process_on_the_same_vault_exits_3_and_the_first_keeps_serving(
     make_vault: VaultWriter,
     config_for: Callable[[Path, str], Config],

@@ -12,11 +12,12 @@ from askvault.api.encode import json_response
 from askvault.api.errors import INTERNAL_MESSAGE, redact_paths
 from askvault.api.gate import GATE
 from askvault.api.ndjson import STREAMS, NdjsonStream, aclose, next_item
-from askvault.api.schemas import chunk_to_json, search_result_to_json
+from askvault.api.schemas import chunk_to_json
 from askvault.api.services import SERVICES
 from askvault.api.validate import parse_ask, parse_search, read_json_object
 from askvault.errors import AskVaultError, NotFound
 from askvault.generate.answer_safety import neutralise_answer
+from askvault.wire.search_scored import search_body
 
 log = logging.getLogger("askvault.api")
 
@@ -26,8 +27,11 @@ TERMINAL = ("done", "error")
 
 async def search(request: web.Request) -> web.Response:
     query = parse_search(await read_json_object(request))
-    result = await request.app[SERVICES].searcher.search(query.query, query.k, query.mode, query.filters)
-    return json_response(search_result_to_json(result))
+    services = request.app[SERVICES]
+    judge = services.search_relevance
+    fetch = query.k if judge is None else judge.fetch(query.k, query.mode)
+    result = await services.searcher.search(query.query, fetch, query.mode, query.filters)
+    return json_response(search_body(result, query.k, query.mode, judge))
 
 
 async def chunk(request: web.Request) -> web.Response:

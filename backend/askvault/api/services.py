@@ -13,6 +13,7 @@ from askvault.errors import NotFound
 from askvault.model import Chunk, Message, SearchFilters
 from askvault.retrieve.protocol import Searcher
 from askvault.retrieve.related import NO_NOTE, RelatedResult
+from askvault.wire.search_scored import SearchRelevance
 
 __all__ = [
     "SERVICES",
@@ -102,6 +103,8 @@ class ApiServices:
     related: RelatedFinder = NO_RELATED
     explainer: Explainer | None = None
     """None: POST /api/explain answers 404 (a build without it); the sidecar always has one."""
+    search_relevance: SearchRelevance | None = None
+    """None: `/api/search` carries `relevance: null` (no calibration known); the sidecar always has one."""
 
 
 SERVICES = web.AppKey("askvault_services", ApiServices)

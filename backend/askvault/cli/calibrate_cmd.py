@@ -19,8 +19,11 @@ from askvault.evaluate.chart import write_tradeoff_chart
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), help="Write the trade-off chart here.")
 @handles_errors
 def calibrate_command(runs: tuple[Path, ...], model: str, plot: Path | None) -> None:
-    """Fit the relevance decision on `askvault eval --json` runs (one per vault, same embedder) and show how it
-    decides each vault when fitted on the others; prints the calibration to put in `ask/relevance.py`."""
+    """Fit the "not in your notes" decision on eval runs.
+
+    RUNS are `askvault eval --json` files, one per vault, all with the same embedder. Shows how the decision
+    fitted on the other vaults decides each one, then prints the calibration to put in `ask/relevance.py`.
+    """
     samples = []
     for run in runs:
         try:

@@ -105,7 +105,9 @@ def eval_command(
     verbose: bool,
     **params: object,
 ) -> None:
-    """Measure retrieval on a question set: path and evidence recall@k, MRR, per mode and question type.
+    """Measure retrieval quality on a question set.
+
+    Path and evidence recall@k and MRR, per retrieval mode and question type.
 
     With --answers (and --rewrite FILE) it then measures the answers (and follow-up rewrites) of each chat
     model named by --chat-model, e.g. --chat-model smollm2:135m,extractive.

@@ -2,26 +2,27 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import click
 
 from askvault.api.validate import parse_note_path
-from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
-from askvault.cli.progress import engine_for_reading
+from askvault.cli.option_groups import answer_options
+from askvault.cli.options import REPORTED_LOGGERS, build_config, handles_errors, setup_logging
+from askvault.cli.remote import Sidecar, here_or_there, keyword_only_notice
 from askvault.config import Config
 from askvault.errors import BadRequest, ConfigError
-from askvault.model import SearchFilters
-from askvault.wire.explain import explanation_to_json
-from askvault.wiring.explain import engine_explainer
+
+if TYPE_CHECKING:
+    from askvault.model import SearchFilters
 
 LEGS = (("dense", "dense", "cosine"), ("keyword", "keyword", "bm25"), ("fused", "fused", "score"))
 
 
 @click.command()
-@shared_options
+@answer_options
 @click.argument("question")
 @click.option("--note", "note", required=True, help="The note, as a vault-relative path (Folder/Note.md).")
 @click.option("-k", "--k", "k", type=click.IntRange(1, 50), default=None, help="Sources asked for [the answer's].")
@@ -40,22 +41,44 @@ def explain(
     verbose: bool,
     **params: object,
 ) -> None:
-    """Why NOTE was (or was not) used to answer QUESTION: its status in the index, its rank in each search,
-    the words it matched, the cut line and whatever else affected it. No answer model is asked."""
-    setup_logging(verbose)
+    """Show why a note was or was not used for a question.
+
+    Why the note given by --note was (or was not) used to answer QUESTION: its status in the index, its rank in
+    each search, the words it matched, the cut line and whatever else affected it. No answer model is asked.
+    """
+    setup_logging(verbose, reported=REPORTED_LOGGERS)
     config = build_config(params)
     try:
         path = parse_note_path(note.replace("\\", "/"), "--note")
     except BadRequest as exc:
         raise ConfigError(exc.message) from None
-    filters = SearchFilters(folder=folder, tag=tag)
-    body = asyncio.run(_explain(config, question, path, k, None if filters.is_empty() else filters))
+    wire = {key: value for key, value in (("folder", folder), ("tag", tag)) if value}
+
+    def here() -> dict[str, object]:
+        import asyncio
+
+        from askvault.model import SearchFilters
+
+        filters = SearchFilters(folder=folder, tag=tag)
+        return asyncio.run(_explain(config, question, path, k, None if filters.is_empty() else filters))
+
+    def there(sidecar: Sidecar) -> dict[str, object]:
+        keyword_only_notice(sidecar)
+        request: dict[str, object] = {"question": question, "note": path}
+        request.update({key: value for key, value in (("k", k), ("filters", wire or None)) if value is not None})
+        return sidecar.post_json("/api/explain", request)[1]
+
+    body = here_or_there(config, here, there)
     click.echo(json.dumps(body, indent=2, ensure_ascii=False) if as_json else render_explain(body))
 
 
 async def _explain(
     config: Config, question: str, note: str, k: int | None, filters: SearchFilters | None
 ) -> dict[str, object]:
+    from askvault.cli.progress import engine_for_reading
+    from askvault.wire.explain import explanation_to_json
+    from askvault.wiring.explain import engine_explainer
+
     async with engine_for_reading(config) as engine:
         explanation = await engine_explainer(engine).explain(question, note, k, filters)
         return dict(explanation_to_json(explanation))

@@ -6,61 +6,86 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Never
+from typing import TYPE_CHECKING
 
 import click
 from tqdm import tqdm
 
-from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
+from askvault.cli.option_groups import index_options
+from askvault.cli.options import (
+    EXIT_DENSE_OFF,
+    EXIT_NOTES_FAILED,
+    REPORTED_LOGGERS,
+    build_config,
+    exit_codes_epilog,
+    handles_errors,
+    setup_logging,
+)
+from askvault.cli.progress import IndexBars
+from askvault.cli.remote import Sidecar, here_or_there
 from askvault.config import Config
-from askvault.index.report import IndexReport, Progress
-from askvault.store.protocol import GraphIndexed
-from askvault.wiring import Engine, open_engine
+from askvault.index.report import IndexReport
+
+if TYPE_CHECKING:
+    from askvault.wiring import Engine
 
 
-@click.command()
-@shared_options
+@click.command(epilog=exit_codes_epilog())
+@index_options
 @click.option("--full", is_flag=True, help="Re-read every note, even unchanged ones.")
 @click.option("--allow-mass-delete", is_flag=True, help="Accept that most notes vanished (not a failed mount).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("-v", "--verbose", is_flag=True, help="Log details to stderr.")
 @handles_errors
 def index(full: bool, allow_mass_delete: bool, as_json: bool, verbose: bool, **params: object) -> None:
-    """Index the vault: new, changed, renamed and deleted notes; unchanged ones are skipped."""
-    setup_logging(verbose)
+    """Bring the vault's index up to date.
+
+    New, changed, renamed and deleted notes are indexed; unchanged ones are skipped. The summary names every note
+    that failed or was skipped, and the exit code says whether the run was whole (below).
+    """
+    setup_logging(verbose, reported=REPORTED_LOGGERS)
     config = build_config(params)
-    report = asyncio.run(_run(config, full, allow_mass_delete, show_progress=not as_json and sys.stderr.isatty()))
+    show_progress = not as_json and sys.stderr.isatty()
+
+    def there(sidecar: Sidecar) -> IndexReport | None:
+        # The running sidecar owns the index: it runs the reindex; this process follows it and reports it.
+        from askvault.cli.remote_index import reindex_through
+
+        reindex_through(sidecar, config, full, allow_mass_delete, as_json, show_progress)
+        return None
+
+    report = here_or_there(config, lambda: asyncio.run(_run(config, full, allow_mass_delete, show_progress)), there)
+    if report is None:
+        return
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2))
     else:
         click.echo(format_summary(report, config.vault.root))
+    status = summary_exit_code(report)
+    if status:
+        raise SystemExit(status)
+
+
+def summary_exit_code(report: IndexReport) -> int:
+    """0 for a whole run; a partial one exits non-zero so scripts notice (the summary has already said why)."""
+    if report.dense != "ready":
+        return EXIT_DENSE_OFF
+    return EXIT_NOTES_FAILED if report.failed else 0
 
 
 async def _run(config: Config, full: bool, allow_mass_delete: bool, show_progress: bool) -> IndexReport:
+    from askvault.wiring import open_engine
+
     async with open_engine(config, sync_vectors=False) as engine:
         if show_progress:
             click.echo(engine.embedder_choice.describe() + ".", err=True)
-        bars: dict[str, tqdm[Never]] = {}
-
-        def on_progress(progress: Progress) -> None:
-            if not show_progress or progress.phase not in ("notes", "embed"):
-                return
-            bar = bars.get(progress.phase)
-            if bar is None:
-                label = "notes" if progress.phase == "notes" else "embedding"
-                bar = tqdm(total=progress.total, desc=label, unit="", file=sys.stderr)
-                bars[progress.phase] = bar
-            bar.total = progress.total
-            bar.n = progress.done
-            bar.refresh()
-
-        remove = engine.indexer.add_listener(on_progress)
+        bars = IndexBars(show_progress)
+        remove = engine.indexer.add_listener(bars.update)
         try:
             report = await engine.indexer.run(full=full, allow_mass_delete=allow_mass_delete)
         finally:
             remove()
-            for bar in bars.values():
-                bar.close()
+            bars.close()
         report.dense_graph = await _wait_for_graph(engine, show_progress)
         report.embedder = engine.embedder.label
         return report
@@ -69,6 +94,8 @@ async def _run(config: Config, full: bool, allow_mass_delete: bool, show_progres
 async def _wait_for_graph(engine: Engine, show_progress: bool) -> str:
     """A big vault's vector graph is built in the background after embedding; the command waits for it (a
     sidecar would build it again otherwise). Ctrl-C stops the build; searches are exact until one completes."""
+    from askvault.store.protocol import GraphIndexed
+
     store = engine.dense.store
     if not isinstance(store, GraphIndexed):
         return "none"

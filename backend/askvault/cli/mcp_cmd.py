@@ -34,7 +34,9 @@ SIDECAR_WAIT_S = 10.0
 @click.option("-v", "--verbose", is_flag=True, help="Log more (to stderr; stdout carries the protocol).")
 @handles_errors
 def mcp_command(verbose: bool, **params: object) -> None:
-    """Serve the vault to AI agents (Claude Desktop, IDEs…) as an MCP server on stdio.
+    """Serve the vault to AI agents over MCP (stdio).
+
+    An MCP server for Claude Desktop, IDEs and other agents, on stdin/stdout.
 
     Tools: search_vault, ask_vault, get_note_section; all read-only. When a sidecar (`askvault serve`) runs
     for this vault, answers come through it; otherwise this process opens the index itself and keeps it fresh.

@@ -6,14 +6,16 @@ import functools
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 import click
 
+from askvault.cli.fs_errors import DATA_ROOT, os_error
+from askvault.cli.option_groups import shared_options as shared_options  # every group: serve, mcp, eval
 from askvault.config import Config, default_data_root, load_config, read_config_file
-from askvault.errors import AskVaultError, ConfigError, IndexLocked, VaultLooksEmpty
+from askvault.errors import AskVaultError, ConfigError, IndexLocked, NotIndexed, VaultLooksEmpty
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -22,106 +24,30 @@ EXIT_ERROR = 1
 EXIT_CONFIG = 2
 EXIT_LOCKED = 3
 EXIT_VAULT_EMPTY = 4
+EXIT_NOTES_FAILED = 5
+"""`index` finished, but some notes could not be indexed (each is named in the summary)."""
+EXIT_DENSE_OFF = 6
+"""`index` finished for keyword search only: dense search is off (the summary says why and how to fix it)."""
+EXIT_NOT_INDEXED = 7
+"""`search`, `ask`, `related` or `token` found no index for the vault: nothing was indexed there yet."""
 
-_SHARED = (
-    "vault",
-    "data_dir",
-    "ollama_url",
-    "embed_model",
-    "chat_model",
-    "qdrant_url",
-    "config_file",
-    "exclude",
-    "include",
-    "exclude_headings",
-    "redact_seed_phrases",
-    "rerank",
-    "rerank_model",
-    "rerank_candidates",
-    "rerank_excerpt_chars",
-    "rerank_timeout_s",
-    "query_dates",
+EXIT_CODES = (
+    (0, "success"),
+    (EXIT_ERROR, "an error (the message says which and how to fix it)"),
+    (EXIT_CONFIG, "a flag, variable or config file value is wrong"),
+    (EXIT_LOCKED, "another askvault process (a sidecar, an index run) holds the index"),
+    (EXIT_VAULT_EMPTY, "index refused: the vault looks empty or unmounted while its index is full"),
+    (EXIT_NOTES_FAILED, "index done, but some notes failed (listed in the summary)"),
+    (EXIT_DENSE_OFF, "index done for keyword search only: dense search is off (also when notes failed)"),
+    (EXIT_NOT_INDEXED, "nothing is indexed for the vault yet: run `askvault index` first"),
+    (130, "interrupted (Ctrl-C)"),
 )
+"""Every exit code the CLI uses; docs/cli.md lists the same (a test keeps them equal)."""
 
 
-def shared_options(func: Callable[P, R]) -> Callable[P, R]:
-    """--vault, --data-dir, --ollama-url, --embed-model, --chat-model, --qdrant-url, --exclude, --include,
-    --exclude-heading, --redact-seed-phrases/--no-redact-seed-phrases, --rerank/--no-rerank and its settings,
-    --query-dates/--no-query-dates, --config."""
-    decorators = [
-        click.option("--vault", type=click.Path(path_type=Path), help="The vault folder [env ASKVAULT_VAULT]."),
-        click.option(
-            "--data-dir",
-            type=click.Path(path_type=Path),
-            help="Where indexes live (one folder per vault, never inside it) [env ASKVAULT_DATA_DIR].",
-        ),
-        click.option("--ollama-url", help="Ollama's URL [env OLLAMA_HOST; default http://127.0.0.1:11434]."),
-        click.option(
-            "--embed-model",
-            help="`builtin` (all-MiniLM-L6-v2, in process) or an Ollama embedding model [env ASKVAULT_EMBED_MODEL; "
-            "default: the one the index was built with, else builtin].",
-        ),
-        click.option("--chat-model", help="Chat model [env ASKVAULT_CHAT_MODEL; default llama3.2:3b]."),
-        click.option("--qdrant-url", help="A Qdrant server; unset = the embedded engine [env QDRANT_URL]."),
-        click.option(
-            "--exclude",
-            multiple=True,
-            help="Gitignore-style pattern kept out of the index (repeatable) [env ASKVAULT_EXCLUDE].",
-        ),
-        click.option(
-            "--include",
-            multiple=True,
-            help="Index only notes matching this gitignore-style pattern (repeatable) [env ASKVAULT_INCLUDE].",
-        ),
-        click.option(
-            "--exclude-heading",
-            "exclude_headings",
-            multiple=True,
-            help="Leave out sections under this heading, any case (repeatable) [env ASKVAULT_EXCLUDE_HEADINGS].",
-        ),
-        click.option(
-            "--redact-seed-phrases/--no-redact-seed-phrases",
-            default=None,
-            help="Redact BIP-39 seed phrases before indexing [env ASKVAULT_REDACT_SEED_PHRASES; default on].",
-        ),
-        click.option(
-            "--rerank/--no-rerank",
-            default=None,
-            help="Let a chat model reorder the top fused chunks before answering [env ASKVAULT_RERANK; default off].",
-        ),
-        click.option("--rerank-model", help="Reranking model [env ASKVAULT_RERANK_MODEL; default the chat model]."),
-        click.option(
-            "--rerank-candidates",
-            type=int,
-            help="How many top fused chunks the reranker orders [env ASKVAULT_RERANK_CANDIDATES; default 12].",
-        ),
-        click.option(
-            "--rerank-excerpt-chars",
-            type=int,
-            help="Characters of each chunk the reranker sees [env ASKVAULT_RERANK_EXCERPT_CHARS; default 600].",
-        ),
-        click.option(
-            "--rerank-timeout",
-            "rerank_timeout_s",
-            type=float,
-            help="Seconds before the fused order is kept [env ASKVAULT_RERANK_TIMEOUT; default 20].",
-        ),
-        click.option(
-            "--query-dates/--no-query-dates",
-            default=None,
-            help="Narrow retrieval to the notes of a date phrase in the question, e.g. 'last week' "
-            "[env ASKVAULT_QUERY_DATES; default on].",
-        ),
-        click.option(
-            "--config",
-            "config_file",
-            type=click.Path(path_type=Path),
-            help="A TOML config file [default <data root>/config.toml].",
-        ),
-    ]
-    for decorator in reversed(decorators):
-        func = decorator(func)
-    return func
+def exit_codes_epilog() -> str:
+    """The "Exit codes" block of a command's --help (`\b` keeps click from rewrapping it into one paragraph)."""
+    return "\b\nExit codes:\n" + "\n".join(f"  {code:>3}  {meaning}" for code, meaning in EXIT_CODES)
 
 
 def build_config(params: dict[str, object], *, require_vault: bool = True) -> Config:
@@ -131,7 +57,9 @@ def build_config(params: dict[str, object], *, require_vault: bool = True) -> Co
         raise ConfigError(f"--config: {config_path} does not exist")
     file = read_config_file(Path(str(config_path)) if config_path else default_data_root() / "config.toml")
     flags = {key: params.get(key) for key in params if key != "config_file"}
-    return load_config(flags, os.environ, file, require_vault=require_vault)
+    config = load_config(flags, os.environ, file, require_vault=require_vault)
+    DATA_ROOT.set(config.store.data_dir.parents[1])  # <root>/vaults/<vault>: failures under it are the data folder's
+    return config
 
 
 def exit_code(exc: AskVaultError) -> int:
@@ -139,6 +67,8 @@ def exit_code(exc: AskVaultError) -> int:
         return EXIT_LOCKED
     if isinstance(exc, VaultLooksEmpty):
         return EXIT_VAULT_EMPTY
+    if isinstance(exc, NotIndexed):
+        return EXIT_NOT_INDEXED
     if isinstance(exc, ConfigError):
         return EXIT_CONFIG
     return EXIT_ERROR
@@ -149,23 +79,80 @@ def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        outer_root = DATA_ROOT.set(None)  # no earlier command's data folder (tests run many in one thread)
         try:
             return func(*args, **kwargs)
         except AskVaultError as exc:
             click.echo(f"askvault: {exc.message}", err=True)
             sys.exit(exit_code(exc))
+        except OSError as exc:
+            # A folder or file we could not create or write (most often the data folder): a sentence, not a trace.
+            error = os_error(exc)
+            if error is None:
+                raise
+            click.echo(f"askvault: {error.message}", err=True)
+            sys.exit(exit_code(error))
         except KeyboardInterrupt:
             click.echo("askvault: interrupted", err=True)
             sys.exit(130)
+        finally:
+            DATA_ROOT.reset(outer_root)
 
     return wrapper
 
 
-def setup_logging(verbose: bool, default: int = logging.WARNING) -> None:
-    logging.basicConfig(
-        level=logging.DEBUG if verbose else default,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
-    # httpx logs every request URL at INFO; the sidecar's log should speak about the vault instead.
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+THIRD_PARTY_LOGGERS = (
+    "asyncio",
+    "fastembed",
+    "filelock",
+    "httpcore",
+    "httpx",
+    "huggingface_hub",
+    "markdown_it",
+    "mcp",
+    "onnxruntime",
+    "qdrant_client",
+    "urllib3",
+    "watchdog",
+)
+"""Kept at WARNING even with -v: httpcore alone dumps every byte sent to Ollama at DEBUG, and httpx logs each
+request URL at INFO. -v is for what Ask Vault does; other libraries' warnings still show."""
+
+REPORTED_LOGGERS: Mapping[str, str] = {
+    "askvault.index": "",
+    "askvault.index.indexer": "dense search off",
+    "askvault.index.dense_sync": "dense search off",
+}
+"""Logger → the start of the messages (format strings) the command's own output says already: each note's problem
+(`askvault.index`) and dense search being off are in `index`'s summary and the reading commands' "Keyword search
+only" line. Those commands pass this as `reported`, so each is said once; other warnings of these loggers stay."""
+
+
+class _Unreported(logging.Filter):
+    """Drops the `reported` messages below ERROR (the logger's exact name and the start of its format string)."""
+
+    def __init__(self, reported: Mapping[str, str]) -> None:
+        super().__init__()
+        self._reported = dict(reported)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        prefix = self._reported.get(record.name)
+        return prefix is None or record.levelno >= logging.ERROR or not str(record.msg).startswith(prefix)
+
+
+def setup_logging(verbose: bool, default: int = logging.WARNING, *, reported: Mapping[str, str] | None = None) -> None:
+    """Logs to stderr: Ask Vault's loggers at `default` (DEBUG with -v), third parties' at WARNING at least, and the
+    `reported` loggers' warnings only with -v (the command's own output says them)."""
+    root = logging.getLogger()
+    if root.handlers:
+        return  # logging is configured already (a host such as pytest): its levels stay its own
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    if reported and not verbose:
+        handler.addFilter(_Unreported(reported))
+    root.addHandler(handler)
+    root.setLevel(default)
+    if verbose:
+        logging.getLogger("askvault").setLevel(logging.DEBUG)
+    for name in THIRD_PARTY_LOGGERS:
+        logging.getLogger(name).setLevel(max(default, logging.WARNING))

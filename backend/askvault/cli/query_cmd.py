@@ -2,38 +2,57 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import click
 
-from askvault.api.schemas import search_result_to_json
-from askvault.api.validate import parse_instant
-from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
-from askvault.cli.progress import engine_for_reading
+from askvault.cli.option_groups import answer_options, search_options
+from askvault.cli.options import REPORTED_LOGGERS, build_config, handles_errors, setup_logging
+from askvault.cli.remote import Sidecar, here_or_there, keyword_only_notice
 from askvault.cli.render import render_ask_footer, render_search
 from askvault.config import Config
-from askvault.model import SearchFilters, SearchMode
-from askvault.wire.events import event_to_json
+
+if TYPE_CHECKING:
+    # The engine's modules are imported where the index is opened here: a search through a running sidecar
+    # needs none of them (`askvault.cli` module docstring).
+    from askvault.model import SearchFilters, SearchMode
 
 MODES = click.Choice(["hybrid", "dense", "keyword"])
 
 
-def _filters(
+def _filter_json(
     folder: str | None, tag: str | None, after: str | None = None, before: str | None = None
-) -> SearchFilters | None:
-    filters = SearchFilters(
-        folder=folder,
-        tag=tag,
-        modified_after=parse_instant(after, "--modified-after") if after else None,
-        modified_before=parse_instant(before, "--modified-before") if before else None,
+) -> dict[str, object] | None:
+    """The filters as the API's `filters` object (dates as epoch seconds), checked as the CLI names them."""
+    filters: dict[str, object] = {key: value for key, value in (("folder", folder), ("tag", tag)) if value}
+    if after or before:
+        from askvault.api.validate import parse_instant
+
+        if after:
+            filters["modified_after"] = parse_instant(after, "--modified-after")
+        if before:
+            filters["modified_before"] = parse_instant(before, "--modified-before")
+    return filters or None
+
+
+def _filters(wire: Mapping[str, object] | None) -> SearchFilters | None:
+    from askvault.model import SearchFilters
+
+    if not wire:
+        return None
+    after, before = wire.get("modified_after"), wire.get("modified_before")
+    return SearchFilters(
+        folder=str(wire["folder"]) if wire.get("folder") else None,
+        tag=str(wire["tag"]) if wire.get("tag") else None,
+        modified_after=float(after) if isinstance(after, float) else None,
+        modified_before=float(before) if isinstance(before, float) else None,
     )
-    return None if filters.is_empty() else filters
 
 
 @click.command()
-@shared_options
+@search_options
 @click.argument("query")
 @click.option("-k", "k", type=click.IntRange(1, 50), default=8, show_default=True, help="How many results.")
 @click.option("--mode", type=MODES, default="hybrid", show_default=True)
@@ -56,23 +75,49 @@ def search(
     verbose: bool,
     **params: object,
 ) -> None:
-    """Search the vault (dense + keyword, fused by their normalised scores)."""
-    setup_logging(verbose)
+    """Search the vault by meaning and by keyword.
+
+    Dense (meaning) and keyword (BM25) search, fused. Each result shows its rank and raw score in each search
+    (cosine similarity, BM25 score), and a line says whether the notes seem to cover the query at all: the same
+    decision `ask` makes before it answers.
+    """
+    setup_logging(verbose, reported=REPORTED_LOGGERS)
     config = build_config(params)
-    body = asyncio.run(_search(config, query, k, mode, _filters(folder, tag, after, before)))
+    filters = _filter_json(folder, tag, after, before)
+
+    def here() -> dict[str, object]:
+        import asyncio
+
+        return asyncio.run(_search(config, query, k, mode, _filters(filters)))
+
+    def there(sidecar: Sidecar) -> dict[str, object]:
+        if mode != "keyword":
+            keyword_only_notice(sidecar)
+        request: dict[str, object] = {"query": query, "k": k, "mode": mode}
+        if filters:
+            request["filters"] = filters
+        return sidecar.post_json("/api/search", request)[1]
+
+    body = here_or_there(config, here, there)
     click.echo(json.dumps(body, indent=2, ensure_ascii=False) if as_json else render_search(body))
 
 
 async def _search(
     config: Config, query: str, k: int, mode: SearchMode, filters: SearchFilters | None
 ) -> dict[str, object]:
+    from askvault.cli.index_state import require_indexed
+    from askvault.cli.progress import engine_for_reading
+    from askvault.wire.search_scored import search_body
+
     async with engine_for_reading(config, sync_vectors=mode != "keyword") as engine:
-        result = await engine.searcher.search(query, k, mode, filters)
-        return dict(search_result_to_json(result))
+        require_indexed(engine)
+        judge = engine.search_relevance
+        result = await engine.searcher.search(query, judge.fetch(k, mode), mode, filters)
+        return search_body(result, k, mode, judge)
 
 
 @click.command()
-@shared_options
+@answer_options
 @click.argument("question")
 @click.option("-k", "k", type=click.IntRange(1, 50), default=None, help="How many sources to retrieve.")
 @click.option("--folder", help="Only notes under this folder.")
@@ -93,14 +138,33 @@ def ask(
     verbose: bool,
     **params: object,
 ) -> None:
-    """Ask a question; the answer streams as it is written, then its numbered sources.
+    """Answer a question from your notes, with cited sources.
 
-    When the notes do not seem to cover the question, no model is asked: the closest notes are listed
-    instead, and --force sends them anyway.
+    The answer streams as it is written, then its numbered sources. When the notes do not seem to cover the
+    question, no model is asked: the closest notes are listed instead, and --force sends them anyway.
     """
-    setup_logging(verbose)
+    setup_logging(verbose, reported=REPORTED_LOGGERS)
     config = build_config(params)
-    result = asyncio.run(_ask(config, question, k, _filters(folder, tag), stream=not as_json, force=force))
+    filters = _filter_json(folder, tag)
+    answer = _Answer(stream=not as_json)
+
+    def here() -> None:
+        import asyncio
+
+        asyncio.run(_ask(config, question, k, _filters(filters), answer, force=force))
+
+    def there(sidecar: Sidecar) -> None:
+        keyword_only_notice(sidecar)
+        request: dict[str, object] = {"question": question}
+        request.update({key: value for key, value in (("k", k), ("filters", filters)) if value is not None})
+        if force:
+            request["force"] = True
+        with sidecar.stream("POST", "/api/ask", request) as events:
+            for event in events:
+                answer.feed(event)
+
+    here_or_there(config, here, there)
+    result = answer.result()
     if as_json:
         click.echo(json.dumps(result, indent=2, ensure_ascii=False))
     if result.get("error"):
@@ -108,26 +172,55 @@ def ask(
 
 
 async def _ask(
-    config: Config, question: str, k: int | None, filters: SearchFilters | None, stream: bool, force: bool
-) -> dict[str, object]:
-    answer: list[str] = []
-    retrieval: Mapping[str, object] = {}
-    done: Mapping[str, object] = {}
-    error: Mapping[str, object] | None = None
+    config: Config, question: str, k: int | None, filters: SearchFilters | None, answer: _Answer, force: bool
+) -> None:
+    from askvault.cli.index_state import require_indexed
+    from askvault.cli.progress import engine_for_reading
+    from askvault.wire.events import event_to_json
+
     async with engine_for_reading(config) as engine:
+        require_indexed(engine)
         async for event in engine.pipeline.run(question, (), k, filters, force=force):
-            body = event_to_json(event)
-            kind = body.get("type")
-            if kind == "retrieval":
-                retrieval = body
-            elif kind == "token":
-                answer.append(str(body.get("text", "")))
-                if stream:
-                    click.echo(str(body.get("text", "")), nl=False)
-            elif kind == "done":
-                done = body
-            elif kind == "error":
-                error = body
+            answer.feed(event_to_json(event))
+
+
+class _Answer:
+    """The answer's events (the engine's here, the sidecar's NDJSON lines there), streamed and summed up."""
+
+    def __init__(self, stream: bool) -> None:
+        self.stream = stream
+        self.answer: list[str] = []
+        self.retrieval: Mapping[str, object] = {}
+        self.done: Mapping[str, object] = {}
+        self.error: Mapping[str, object] | None = None
+
+    def feed(self, body: Mapping[str, object]) -> None:
+        kind = body.get("type")
+        if kind == "retrieval":
+            self.retrieval = body
+        elif kind == "token":
+            self.answer.append(str(body.get("text", "")))
+            # When the notes were kept back, the footer says so (with the figures and the closest notes): the
+            # stand-in answer would say it a second time.
+            if self.stream and not _abstained(self.retrieval):
+                click.echo(str(body.get("text", "")), nl=False)
+        elif kind == "done":
+            self.done = body
+        elif kind == "error":
+            self.error = body
+
+    def result(self) -> dict[str, object]:
+        answer, retrieval, done, error, stream = self.answer, self.retrieval, self.done, self.error, self.stream
+        return _result(answer, retrieval, done, error, stream)
+
+
+def _result(
+    answer: list[str],
+    retrieval: Mapping[str, object],
+    done: Mapping[str, object],
+    error: Mapping[str, object] | None,
+    stream: bool,
+) -> dict[str, object]:
     sources = [
         {key: source.get(key) for key in _SOURCE_KEYS}
         for source in _list_of_maps(retrieval.get("sources"))
@@ -153,8 +246,12 @@ async def _ask(
     if error is not None:
         result["error"] = {"code": error.get("code"), "message": error.get("message")}
     if stream:
-        click.echo("")
-        click.echo(render_ask_footer(result))
+        footer = render_ask_footer(result)
+        if _abstained(retrieval):
+            click.echo(footer.lstrip("\n"))  # no answer was streamed: nothing to set the footer apart from
+        else:
+            click.echo("")
+            click.echo(footer)
     return result
 
 
@@ -173,6 +270,11 @@ _SOURCE_KEYS = (
 
 
 _CLOSEST_KEYS = ("id", "path", "heading_path", "start_line", "end_line", "dense_score", "keyword_score")
+
+
+def _abstained(retrieval: Mapping[str, object]) -> bool:
+    relevance = retrieval.get("relevance")
+    return isinstance(relevance, Mapping) and relevance.get("answer") is False
 
 
 def _list_of_maps(value: object) -> list[Mapping[str, object]]:

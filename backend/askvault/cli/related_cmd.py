@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Mapping, Sequence
 
 import click
 
 from askvault.api.validate import DEFAULT_RELATED_K, MAX_K, parse_note_path
-from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
-from askvault.cli.progress import engine_for_reading
+from askvault.cli.option_groups import related_options
+from askvault.cli.options import REPORTED_LOGGERS, build_config, handles_errors, setup_logging
+from askvault.cli.remote import Sidecar, here_or_there, keyword_only_notice
 from askvault.config import Config
-from askvault.wire.search import related_to_json
 
 METHODS = {"dense": "by meaning (chunk vectors)", "keyword": "by shared words (dense search is off or not ready)"}
 
@@ -45,7 +44,7 @@ def render_related(body: Mapping[str, object]) -> str:
 
 
 @click.command()
-@shared_options
+@related_options
 @click.argument("path")
 @click.option(
     "-k",
@@ -59,18 +58,35 @@ def render_related(body: Mapping[str, object]) -> str:
 @click.option("-v", "--verbose", is_flag=True)
 @handles_errors
 def related(path: str, k: int, as_json: bool, verbose: bool, **params: object) -> None:
-    """Notes related to the note at PATH (vault-relative, e.g. Homelab/Kodi.md).
+    """List the notes closest in meaning to one note.
 
-    Ranked by how close their passages are in meaning to the note's own; by its most distinctive words when
-    dense search is off. The note itself and excluded notes are never listed.
+    PATH is the note's path inside the vault, such as Homelab/Kodi.md (`.md` may be left out; a path the index
+    does not know gets the closest indexed paths suggested). Ranked by how close their passages are in meaning
+    to the note's own; by its most distinctive words when dense search is off. The note itself and excluded
+    notes are never listed.
     """
-    setup_logging(verbose)
+    setup_logging(verbose, reported=REPORTED_LOGGERS)
     note = parse_note_path(path, "path")
     config = build_config(params)
-    body = asyncio.run(_related(config, note, k))
+
+    def here() -> dict[str, object]:
+        import asyncio
+
+        return asyncio.run(_related(config, note, k))
+
+    def there(sidecar: Sidecar) -> dict[str, object]:
+        keyword_only_notice(sidecar)
+        return sidecar.post_json("/api/related", {"path": note, "k": k})[1]
+
+    body = here_or_there(config, here, there)
     click.echo(json.dumps(body, indent=2, ensure_ascii=False) if as_json else render_related(body))
 
 
 async def _related(config: Config, path: str, k: int) -> dict[str, object]:
+    from askvault.cli.index_state import require_indexed, resolve_note
+    from askvault.cli.progress import engine_for_reading
+    from askvault.wire.search import related_to_json
+
     async with engine_for_reading(config) as engine:
-        return related_to_json(await engine.related.related(path, k))
+        require_indexed(engine)
+        return related_to_json(await engine.related.related(resolve_note(path, engine), k))

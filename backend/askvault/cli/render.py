@@ -8,10 +8,6 @@ from datetime import date, timedelta
 SNIPPET_CHARS = 160
 
 
-def _rank(value: object) -> str:
-    return "–" if value is None else str(value)
-
-
 def _trail(source: Mapping[str, object]) -> str:
     heading = source.get("heading_path")
     parts = [str(source.get("path", ""))]
@@ -20,11 +16,26 @@ def _trail(source: Mapping[str, object]) -> str:
     return " › ".join(parts)
 
 
+def _leg(name: str, rank: object, score: object, unit: str) -> str:
+    """`dense #2 (cosine 0.41)`: a leg's rank and its raw score; `dense –` when that search missed the chunk."""
+    if rank is None:
+        return f"{name} –"
+    shown = f" ({unit} {score:.2f})" if isinstance(score, int | float) and not isinstance(score, bool) else ""
+    return f"{name} #{rank}{shown}"
+
+
 def render_search(body: Mapping[str, object]) -> str:
+    """Each hit with its rank and raw score in each search, and whether the notes seem to cover the query.
+
+    The fused score is not shown: it is normalised per query, so the best hit scores 1 however poor it is."""
     results = body.get("results")
     if not isinstance(results, list) or not results:
         return "No results."
-    lines: list[str] = []
+    relevance = body.get("relevance")
+    verdict = _relevance_line(relevance) if isinstance(relevance, Mapping) else None
+    covered = not isinstance(relevance, Mapping) or relevance.get("answer") is not False
+    # A query the notes do not cover says so before its results, so nobody reads them as answers.
+    lines: list[str] = [f"{verdict}; the closest passages:"] if verdict and not covered else []
     for rank, result in enumerate(results, start=1):
         if not isinstance(result, Mapping):
             continue
@@ -33,18 +44,26 @@ def render_search(body: Mapping[str, object]) -> str:
             snippet = snippet[: SNIPPET_CHARS - 1] + "…"
         moved = [str(b) for b in result.get("boosts") or ()] if isinstance(result.get("boosts"), list) else []
         extra = f" · {', '.join(moved)}" if moved else ""
+        dense = _leg("dense", result.get("dense_rank"), result.get("dense_score"), "cosine")
+        keyword = _leg("keyword", result.get("keyword_rank"), result.get("keyword_score"), "bm25")
         lines.append(
             f"{rank:>2}. {_trail(result)}  (lines {result.get('start_line')}–{result.get('end_line')})\n"
-            f"    dense {_rank(result.get('dense_rank'))} · keyword {_rank(result.get('keyword_rank'))} · "
-            f"fused {float(str(result.get('fused_score', 0.0))):.4f}{extra}\n    {snippet}"
+            f"    {dense} · {keyword}{extra}\n    {snippet}"
         )
     scope = body.get("date_scope")
     if isinstance(scope, Mapping):
         lines.append(render_date_scope(scope))
+    if verdict and covered:
+        lines.append(verdict + ".")
     counts = body.get("counts")
     if isinstance(counts, Mapping):
         lines.append(f"matched: dense {counts.get('dense')}, keyword {counts.get('keyword')}")
     return "\n".join(lines)
+
+
+def _relevance_line(relevance: Mapping[str, object]) -> str:
+    """The relevance decision's own sentence, without its full stop (the caller ends it)."""
+    return "relevance: " + str(relevance.get("reason", "")).rstrip(".")
 
 
 def render_date_scope(scope: Mapping[str, object]) -> str:
@@ -99,7 +118,10 @@ def _score(value: object) -> str:
 
 
 def render_relevance(result: Mapping[str, object]) -> list[str]:
-    """When the notes were kept back (or sent only because of --force): why, and the closest notes with scores."""
+    """When the notes were kept back (or sent only because of --force): why, and the closest notes with scores.
+
+    The stand-in answer ("Your notes don't seem to cover this…") is not streamed then (query_cmd): these lines
+    say it once, with the figures."""
     relevance = result.get("relevance")
     if not isinstance(relevance, Mapping) or (relevance.get("answer") and not relevance.get("forced")):
         return []
@@ -107,11 +129,11 @@ def render_relevance(result: Mapping[str, object]) -> list[str]:
     listed = result.get("closest")
     closest = [item for item in listed if isinstance(item, Mapping)] if isinstance(listed, list) else []
     if closest:
-        lines.append("Closest notes, not used:")
+        lines.append("Closest notes, not used:" if relevance.get("answer") else "No model was asked. Closest notes:")
         for note in closest:
             lines_range = f"lines {note.get('start_line')}–{note.get('end_line')}"
             scores = f"dense {_score(note.get('dense_score'))} · bm25 {_score(note.get('keyword_score'))}"
             lines.append(f"  {_trail(note)} ({lines_range})  {scores}")
-    if not relevance.get("answer"):
-        lines.append("Ask anyway with --force.")
+        if not relevance.get("answer"):
+            lines.append("Ask anyway with --force.")
     return lines

@@ -31,6 +31,7 @@ from askvault.store.dense_index import DenseIndex
 from askvault.store.detect import shared_detector
 from askvault.store.manifest import Manifest
 from askvault.store.tokenize import Tokenizer
+from askvault.wire.search_scored import SearchRelevance
 from askvault.wiring.vectors import EdgeFactory, ServerFactory
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,12 @@ class Engine:
     @property
     def store_kind(self) -> str:
         return self.vectors.kind
+
+    @property
+    def search_relevance(self) -> SearchRelevance:
+        """What search needs to show the relevance decision `ask` would make (its calibration and top_k)."""
+        calibration = calibration_for(calibration_name(self.embedder_choice.spec))
+        return SearchRelevance(calibration, self.config.retrieval.top_k)
 
 
 def vault_id(config: Config) -> str:
