@@ -1,7 +1,7 @@
 """Approximate versus exact dense search on real embeddings: recall@10, latency, memory and graph build time.
 
 `.venv/bin/python -m bench.ann [--corpora DIR] [--url http://127.0.0.1:11434] [--sizes 10k,50k,100k]` (defaults
-from CORPORA_DIR and OLLAMA_URL) embeds the chunks of the vaults under DIR (eval/corpora/README.md) and the eval
+from CORPORA_DIR and OLLAMA_HOST) embeds the chunks of the vaults under DIR (eval/corpora/README.md) and the eval
 questions once (`real_vectors`, cached), grows the chunk vectors to each size with synthetic mixes of real ones,
 and measures each engine setting in fresh processes: one builds the shard (upserts, then `optimize`, which builds
 the graph), another reopens it as the sidecar would and queries it. Recall is against an exact float64 search
@@ -187,7 +187,7 @@ def main() -> None:
         required=not corpora,
         help="folder of vaults to embed, e.g. the two of eval/corpora/README.md [CORPORA_DIR]",
     )
-    parser.add_argument("--url", default=minilm.default_url(), help="an Ollama-compatible server [OLLAMA_URL]")
+    parser.add_argument("--url", default=minilm.default_url(), help="an Ollama-compatible server [OLLAMA_HOST]")
     parser.add_argument("--model", default="all-minilm")
     parser.add_argument("--sizes", default="10k,50k,100k")
     # The 250k-segment variant only differs above 250k vectors: named on demand (bench/README.md).

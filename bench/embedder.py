@@ -135,7 +135,7 @@ def run_embedder(options: EmbedderOptions, ollama_url: str, work: Path) -> dict[
         "index_repeats": o.index_repeats,
         "bands_chars": {"short_below": SHORT_BELOW, "long_above": LONG_ABOVE},
         "http": {"url": ollama_url, "model": HTTP_MODEL, "ran": http_url is not None}
-        | ({} if http_url else {"skipped": f"nothing answers at {ollama_url} (set OLLAMA_URL or --ollama-url)"}),
+        | ({} if http_url else {"skipped": f"nothing answers at {ollama_url} (set OLLAMA_HOST or --ollama-url)"}),
     }
     vaults: list[dict[str, object]] = []
     for label, source in sources:

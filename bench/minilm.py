@@ -1,4 +1,4 @@
-"""One run with a real embedding model (all-MiniLM-L6-v2, Ollama's `all-minilm`, at OLLAMA_URL or a local server).
+"""One run with a real embedding model (all-MiniLM-L6-v2, Ollama's `all-minilm`, at OLLAMA_HOST or a local server).
 
 It shows what the hash embedder hides: the embedding cost of indexing and of each query, and our share of it.
 """
@@ -12,6 +12,7 @@ import shlex
 import shutil
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -30,8 +31,15 @@ START_WITHIN_S = 300.0
 
 
 def default_url() -> str:
-    """OLLAMA_URL, else Ollama's own default address."""
-    return os.environ.get("OLLAMA_URL") or DEFAULT_OLLAMA_URL
+    """OLLAMA_HOST (what Ollama and `askvault` read; a bare host:port gets http://), else Ollama's own default.
+
+    OLLAMA_URL, the variable the bench read before, still works for now, with a notice on stderr."""
+    url = os.environ.get("OLLAMA_HOST", "")
+    if not url and os.environ.get("OLLAMA_URL"):
+        print("bench: OLLAMA_URL is deprecated; set OLLAMA_HOST instead.", file=sys.stderr)
+        url = os.environ["OLLAMA_URL"]
+    url = url.strip().rstrip("/") or DEFAULT_OLLAMA_URL
+    return url if "://" in url else "http://" + url
 
 
 def answers(url: str) -> bool:

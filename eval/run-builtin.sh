@@ -6,7 +6,7 @@
 # abstentions. Nothing here needs a network.
 #
 #   CORPORA_DIR=…/corpora bash eval/run-builtin.sh              # built-in → eval/results/builtin/
-#   EMBED_MODEL=all-minilm OLLAMA_URL=http://127.0.0.1:11435 CORPORA_DIR=… bash eval/run-builtin.sh
+#   EMBED_MODEL=all-minilm OLLAMA_HOST=http://127.0.0.1:11435 CORPORA_DIR=… bash eval/run-builtin.sh
 #                                                              # the same through Ollama's API → eval/results/http-all-minilm/
 #
 # VAULTS="sample tasks-docs de-wiki" (the default) limits the run; the sample vault needs no CORPORA_DIR.
@@ -18,6 +18,8 @@ set -euo pipefail
 
 here="$(dirname "$0")"
 repo="$(cd "$here/.." && pwd)"
+# shellcheck source=eval/ollama_host.sh
+source "$here/ollama_host.sh"
 python="$repo/.venv/bin/python"
 askvault="$repo/.venv/bin/askvault"
 if [[ ! -x "$askvault" ]]; then
@@ -27,7 +29,7 @@ fi
 embed_model="${EMBED_MODEL:-}"
 if [[ -n "$embed_model" ]]; then
   results="$repo/${RESULTS:-eval/results/http-$embed_model}"
-  model_args=(--embed-model "$embed_model" --ollama-url "${OLLAMA_URL:-http://127.0.0.1:11434}")
+  model_args=(--embed-model "$embed_model" --ollama-url "$(ollama_host)")
 else
   results="$repo/${RESULTS:-eval/results/builtin}"
   # No --embed-model: what a fresh install does (the built-in embedder); an unreachable Ollama URL proves that

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make eval-corpora`: the retrieval evaluation on two public vaults (tasks-docs, de-wiki) in CORPORA_DIR, each
 # with its own question set in eval/corpora/NAME.jsonl, through eval/run-minilm.sh (real all-MiniLM-L6-v2; its
-# OLLAMA_URL and EMBED_SERVER_CMD apply). eval/corpora/README.md says where the two vaults come from.
+# OLLAMA_HOST and EMBED_SERVER_CMD apply). eval/corpora/README.md says where the two vaults come from.
 # Writes eval/results/corpora-NAME.json and eval/results/corpora-NAME/{report.md,chart.png} per corpus.
 # Extra arguments go to `askvault eval` for every corpus (e.g. `bash eval/run-corpora.sh --set retrieval.x=1`).
 # CORPORA="de-wiki" limits the run to the named corpora (space-separated).

@@ -2,7 +2,7 @@
 # `make eval`: the retrieval evaluation on eval/sample-vault with a real embedder (all-MiniLM-L6-v2, Ollama's
 # `all-minilm`). Writes eval/results/latest.json, report.md and chart.png.
 # Extra arguments go to `askvault eval` (e.g. `bash eval/run-minilm.sh --modes hybrid -k 3`).
-# OLLAMA_URL=http://… is the Ollama (or Ollama-compatible) server to use, default http://127.0.0.1:11434; it must
+# OLLAMA_HOST=http://… is the Ollama (or Ollama-compatible) server to use, default http://127.0.0.1:11434; it must
 # have the models pulled (`ollama pull all-minilm`; `make eval-answers` also needs its chat model).
 # EMBED_SERVER_CMD="cmd args" (optional, empty by default) starts a local Ollama-compatible server instead: it is
 # run with `--port N` appended (N a free loopback port; `--with-chat` too when WITH_CHAT=1) and stopped at the end.
@@ -11,6 +11,8 @@ set -euo pipefail
 
 here="$(dirname "$0")"
 repo="$(cd "$here/.." && pwd)"
+# shellcheck source=eval/ollama_host.sh
+source "$here/ollama_host.sh"
 python="$repo/.venv/bin/python"
 askvault="$repo/.venv/bin/askvault"
 if [[ ! -x "$askvault" ]]; then
@@ -30,11 +32,11 @@ cleanup() {
 trap cleanup EXIT
 
 if [[ -z "${EMBED_SERVER_CMD:-}" ]]; then
-  url="${OLLAMA_URL:-http://127.0.0.1:11434}"
+  url="$(ollama_host)"
   if ! "$python" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1] + "/api/version", timeout=5)' \
     "$url" 2>/dev/null; then
-    echo "run-minilm.sh: nothing answers at OLLAMA_URL=$url" >&2
-    echo "Install Ollama (https://ollama.com), run \`ollama pull all-minilm\`, or point OLLAMA_URL at any" >&2
+    echo "run-minilm.sh: nothing answers at OLLAMA_HOST=$url" >&2
+    echo "Install Ollama (https://ollama.com), run \`ollama pull all-minilm\`, or point OLLAMA_HOST at any" >&2
     echo "Ollama-compatible server that serves all-minilm." >&2
     exit 1
   fi

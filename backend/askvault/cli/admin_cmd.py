@@ -26,7 +26,8 @@ RELOAD = 'In Obsidian: turn "Ask Vault" off and on under Settings → Community 
 def token(**params: object) -> None:
     """Print the sidecar's bearer token for this vault.
 
-    The token is created on first use and stored (mode 0600) in the vault's data folder, outside the vault.
+    `serve` (or `index`) creates it and stores it (mode 0600) in the vault's data folder, outside the vault; where
+    nothing was served or indexed, this says so and creates nothing.
     """
     config = build_config(params)
     if not served_or_indexed(config.store.data_dir):
