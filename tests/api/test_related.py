@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from askvault.config import Config, load_config
-from askvault.retrieve.related import NO_NOTE
+from askvault.retrieve.note_paths import not_found_message
 from tests.api.conftest import Sidecar, assert_error
 from tests.conftest import RunningOllama, VaultWriter
 from tests.faults.helpers import LiveSidecar, live_sidecar
@@ -129,9 +129,13 @@ async def test_the_real_sidecar_relates_by_vectors_and_hides_what_it_must(
     assert set(first["passage"]) == {"chunk_id", "heading_path", "start_line", "end_line", "text"}
     assert "movie library" in first["passage"]["text"]
     assert set(body["timings_ms"]) == {"total"}
-    # Missing and excluded read the same: nothing tells that the excluded note exists.
-    assert missing == excluded
-    assert missing == (404, {"error": {"code": "not_found", "message": NO_NOTE}})
+    # Missing and excluded read the same: the excluded note's answer is the one an absent note at its path gets
+    # (suggestions come from the visible notes only), so nothing tells that it exists.
+    visible = [path for path in NOTES if path != EXCLUDED]
+    assert excluded == (404, {"error": {"code": "not_found", "message": not_found_message(EXCLUDED, visible)}})
+    absent = not_found_message("Homelab/Nothing here.md", visible)
+    assert missing == (404, {"error": {"code": "not_found", "message": absent}})
+    assert EXCLUDED not in str(missing)
 
 
 async def test_the_real_sidecar_falls_back_to_keywords_without_dense_search(

@@ -225,3 +225,13 @@ async def test_a_note_that_fails_is_named_and_the_run_exits_as_it_would_here(
     failed = [line for line in text.stdout.splitlines() if line.startswith("  failed  ")]
     assert [line.split(":")[0] for line in failed] == ["  failed  Bad.md"]
     assert json.loads(as_json.stdout)["failed"] == json.loads(here.stdout)["failed"]
+
+
+async def test_related_through_the_sidecar_completes_md_and_suggests_close_paths(served: Beside) -> None:
+    without_md = await invoke("related", *served.flags, "Homelab/Postgres", "--json")
+    typo = await invoke("related", *served.flags, "Homelab/Kodo.md")
+
+    assert without_md.exit_code == 0, without_md.output
+    assert json.loads(without_md.stdout)["path"] == "Homelab/Postgres.md"
+    assert typo.exit_code == 1
+    assert "no indexed note at Homelab/Kodo.md; did you mean Homelab/Kodi.md?" in typo.stderr

@@ -12,7 +12,8 @@ import pytest_asyncio
 
 from askvault.config import Config
 from askvault.errors import BadRequest, NotFound
-from askvault.retrieve.related import NO_NOTE, RelatedResult
+from askvault.retrieve.note_paths import not_found_message
+from askvault.retrieve.related import RelatedResult
 from askvault.wiring import Engine, open_engine
 from tests.conftest import RunningOllama
 from tests.engine_helpers import engine_config, index_once, write_notes
@@ -120,12 +121,15 @@ async def test_a_note_excluded_now_is_never_related_and_never_a_source(config: C
             assert found.method == method
             assert SECRET not in paths(found)
             assert paths(found)[0] == JELLYFIN
+        visible = [path for path in engine.manifest.note_stats() if path != SECRET]
         with pytest.raises(NotFound) as hidden:
             await engine.related.related(SECRET, 5)
         with pytest.raises(NotFound) as missing:
             await engine.related.related("Private/No such note.md", 5)
-    # The same words whether the note is hidden or absent: nothing says it exists.
-    assert hidden.value.message == missing.value.message == NO_NOTE
+    # The same words whether the note is hidden or absent: nothing says it exists (never suggested either).
+    assert hidden.value.message == not_found_message(SECRET, visible)
+    assert missing.value.message == not_found_message("Private/No such note.md", visible)
+    assert SECRET not in missing.value.message
 
 
 async def test_a_hidden_section_is_never_the_passage_nor_counted(config: Config) -> None:

@@ -83,10 +83,10 @@ def related(path: str, k: int, as_json: bool, verbose: bool, **params: object) -
 
 
 async def _related(config: Config, path: str, k: int) -> dict[str, object]:
-    from askvault.cli.index_state import require_indexed, resolve_note
+    from askvault.cli.index_state import require_indexed
     from askvault.cli.progress import engine_for_reading
     from askvault.wire.search import related_to_json
 
     async with engine_for_reading(config) as engine:
         require_indexed(engine)
-        return related_to_json(await engine.related.related(resolve_note(path, engine), k))
+        return related_to_json(await engine.related.related(path, k))

@@ -10,6 +10,7 @@ from typing import Literal
 from askvault.embed.protocol import Embedder
 from askvault.errors import BadRequest, NotFound
 from askvault.model import Chunk, ChunkInfo, SearchFilters
+from askvault.retrieve.note_paths import not_found_message
 from askvault.retrieve.note_similarity import (
     SCORE_DIGITS,
     Aggregation,
@@ -104,9 +105,19 @@ class RelatedNotes:
         started = time.perf_counter()
         chunks = self._catalog.snapshot()
         order = self._catalog.by_note()
-        source = [chunk for cid in order.get(path, ()) if (chunk := chunks.get(cid)) is not None and self._shown(chunk)]
+
+        def shown(note: str) -> list[ChunkInfo]:
+            found = (chunks.get(cid) for cid in order.get(note, ()))
+            return [chunk for chunk in found if chunk is not None and self._shown(chunk)]
+
+        source: list[ChunkInfo] = []
+        for candidate in (path, path + ".md"):  # `.md` is often left out
+            if source := shown(candidate):
+                path = candidate
+                break
         if not source:
-            raise NotFound(NO_NOTE)
+            visible = [note for note in order if shown(note)]  # only on a miss: an excluded note is never suggested
+            raise NotFound(not_found_message(path, visible))
         store = self._dense.store
         if method != "keyword" and self._dense.usable and store is not None:
             hits = await self._dense_related(store, path, source, k, chunks, order)
