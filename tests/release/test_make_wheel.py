@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -29,7 +30,11 @@ def checkout(tmp_path: Path) -> Path:
 def make_wheel(tree: Path, *variables: str) -> subprocess.CompletedProcess[str]:
     # The venv and the plugin's build are this checkout's (`-o`: taken as they are, never remade).
     command = ["make", "-o", ".venv/.installed", "-o", "plugin/dist/main.js", f"PY={sys.executable}", "wheel"]
-    return subprocess.run([*command, *variables], cwd=tree, capture_output=True, text=True, check=False, timeout=240)
+    # As a contributor's shell runs it: not as a sub-make of `make test`, which would add "Entering directory" lines.
+    env = {key: value for key, value in os.environ.items() if key not in {"MAKELEVEL", "MAKEFLAGS", "MFLAGS"}}
+    return subprocess.run(
+        [*command, *variables], cwd=tree, env=env, capture_output=True, text=True, check=False, timeout=240
+    )
 
 
 @pytest.mark.timeout(600)
