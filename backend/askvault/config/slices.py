@@ -133,9 +133,9 @@ class BuiltinEmbedParams:
     threads: int = 0
     """ONNX Runtime's threads; 0: its default (the machine's cores)."""
     batch: int = 1
-    """Texts per inference call, sorted by length first. 1: on 2 cores the fastest setting measured (1.17× batch 4,
-    1.5× batch 16), and ONNX Runtime's working memory grows with the batch (peak added RSS 268 MB against 369 MB at
-    4 and 880 MB at 16; bench/README.md, "The built-in embedder")."""
+    """Texts per inference call, sorted by length first. 1: as fast as any batch on 2 cores, and ONNX Runtime's
+    working memory grows with the batch (52 MB added at 1, 177 MB at 4, 700 MB at 16; bench/README.md, "The
+    built-in embedder")."""
     models_dir: Path | None = None
     """Where the verified model folder is kept; None: `<data_dir>/models`. `load_config` shares one per data root."""
 
