@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from askvault.api.discovery import write_discovery
-from askvault.cli.options import EXIT_CONFIG, EXIT_LOCKED, EXIT_NOTES_FAILED, EXIT_VAULT_EMPTY
+from askvault.cli.options import EXIT_CONFIG, EXIT_LOCKED, EXIT_NOT_INDEXED, EXIT_NOTES_FAILED, EXIT_VAULT_EMPTY
 from askvault.index.lock import IndexLock
 from askvault.index.report import IndexReport
 from tests.cli.cli_helpers import common, config_of, invoke
@@ -235,3 +235,15 @@ async def test_related_through_the_sidecar_completes_md_and_suggests_close_paths
     assert json.loads(without_md.stdout)["path"] == "Homelab/Postgres.md"
     assert typo.exit_code == 1
     assert "no indexed note at Homelab/Kodo.md; did you mean Homelab/Kodi.md?" in typo.stderr
+
+
+async def test_a_sidecar_with_no_notes_says_so_not_no_results(tmp_path: Path, fake_ollama: RunningOllama) -> None:
+    vault, data = tmp_path / "empty vault", tmp_path / "data"
+    vault.mkdir()
+    async with running_sidecar(vault, data, fake_ollama.url):
+        searched = await invoke("search", *beside(vault, data), "anything")
+        related = await invoke("related", *beside(vault, data), "Some/Note.md")
+    for result in (searched, related):
+        assert result.exit_code == EXIT_NOT_INDEXED, result.output
+        assert "the running sidecar (pid" in result.stderr
+        assert f"found no notes (.md files) in {vault}; is --vault the right folder?" in result.stderr

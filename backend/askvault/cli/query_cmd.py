@@ -91,6 +91,9 @@ def search(
         return asyncio.run(_search(config, query, k, mode, _filters(filters)))
 
     def there(sidecar: Sidecar) -> dict[str, object]:
+        from askvault.cli.index_state import require_indexed_there
+
+        require_indexed_there(sidecar, config)
         if mode != "keyword":
             keyword_only_notice(sidecar)
         request: dict[str, object] = {"query": query, "k": k, "mode": mode}
@@ -154,6 +157,9 @@ def ask(
         asyncio.run(_ask(config, question, k, _filters(filters), answer, force=force))
 
     def there(sidecar: Sidecar) -> None:
+        from askvault.cli.index_state import require_indexed_there
+
+        require_indexed_there(sidecar, config)
         keyword_only_notice(sidecar)
         request: dict[str, object] = {"question": question}
         request.update({key: value for key, value in (("k", k), ("filters", filters)) if value is not None})

@@ -75,6 +75,9 @@ def related(path: str, k: int, as_json: bool, verbose: bool, **params: object) -
         return asyncio.run(_related(config, note, k))
 
     def there(sidecar: Sidecar) -> dict[str, object]:
+        from askvault.cli.index_state import require_indexed_there
+
+        require_indexed_there(sidecar, config)
         keyword_only_notice(sidecar)
         return sidecar.post_json("/api/related", {"path": note, "k": k})[1]
 
