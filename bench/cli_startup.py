@@ -23,7 +23,7 @@ from typing import cast
 from askvault.api.token import load_or_create_token
 from askvault.config import load_config
 from bench.harness import askvault_command
-from bench.sidecar import Api
+from bench.sidecar import Api, wait_until_idle
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE_VAULT = REPO / "eval" / "sample-vault"
@@ -63,20 +63,6 @@ def _time(command: list[str], runs: int) -> Json:
     }
 
 
-def _wait_until_ready(api: Api, process: subprocess.Popen[str]) -> Json:
-    """The sidecar's start-up index run has ended and dense search is on."""
-    deadline = time.monotonic() + READY_WITHIN_S
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"askvault serve exited with {process.returncode}")
-        status = api.status()
-        index = cast(Json, status["index"])
-        if index["state"] == "idle" and index.get("last_run") and index["dense"] == "ready":
-            return status
-        time.sleep(0.2)
-    raise TimeoutError("the sidecar did not finish its start-up index run")
-
-
 def run_cli_startup(options: CliOptions, work: Path) -> Json:
     """Serves a copy of the vault, times the commands against it, stops the sidecar (by its own pid); cleans `work`."""
     work.mkdir(parents=True, exist_ok=True)
@@ -95,7 +81,7 @@ def run_cli_startup(options: CliOptions, work: Path) -> Json:
         if not url:
             raise RuntimeError(f"askvault serve did not start (exit code {process.wait()})")
         data_dir = load_config({"vault": vault, "data_dir": data_root}, {}).store.data_dir
-        status = _wait_until_ready(Api(url, load_or_create_token(data_dir, vault.resolve())), process)
+        status = wait_until_idle(Api(url, load_or_create_token(data_dir, vault.resolve())), process, READY_WITHIN_S)
         commands = {
             "python -c print(0) (floor)": [sys.executable, "-c", "print(0)"],
             "--version": [*askvault, "--version"],

@@ -76,7 +76,7 @@ async def _measure(notes: int, dim: int, seed: int, repeats: int, work: Path) ->
             await sync_dense(engine.manifest, engine.dense, engine.vectors)  # nothing to embed: the orphan sweep
             sweep.append(time.perf_counter() - started)
             started = time.perf_counter()
-            await asyncio.to_thread(engine.indexer._rebuild_keyword)
+            await asyncio.to_thread(engine.indexer.keyword_sync.rebuild)
             rebuild.append(time.perf_counter() - started)
         out["dense_sync_noop_s"] = _seconds(sweep)
         out["keyword_rebuild_s"] = _seconds(rebuild)

@@ -132,7 +132,7 @@ async def _measure(chunks_wanted: int, dim: int, seed: int, n_queries: int, work
         rebuild: list[float] = []
         for _ in range(2):
             started = time.perf_counter()
-            engine.indexer._rebuild_keyword()  # manifest read + BM25 build + catalog swap, as after every change
+            engine.indexer.keyword_sync.rebuild()  # manifest read + BM25 build + catalog swap, as after every change
             rebuild.append(time.perf_counter() - started)
         out["index"] = {
             "seconds": round(index_s, 2),

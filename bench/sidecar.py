@@ -56,9 +56,9 @@ class Api:
         return cast(Json, json.loads(self.call("/api/status")))
 
 
-def _wait_until_idle(api: Api, process: subprocess.Popen[str]) -> Json:
+def wait_until_idle(api: Api, process: subprocess.Popen[str], within_s: float = READY_WITHIN_S) -> Json:
     """The start-up reconcile has finished and dense search is on."""
-    deadline = time.monotonic() + READY_WITHIN_S
+    deadline = time.monotonic() + within_s
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"askvault serve exited with {process.returncode}")
@@ -117,7 +117,7 @@ def _serve_and_measure(
         serving_s = time.perf_counter() - started
         at_start = proc_status(process.pid)
         api = Api(url, load_or_create_token(data_dir, vault.resolve()))
-        status = _wait_until_idle(api, process)
+        status = wait_until_idle(api, process)
         idle_s = time.perf_counter() - started
         after_reconcile = proc_status(process.pid)
         search_ms: list[float] = []

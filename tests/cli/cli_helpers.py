@@ -6,12 +6,14 @@ import asyncio
 import os
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from click.testing import CliRunner, Result
 
 from askvault.cli import cli
 from askvault.config import Config, load_config
+from tests.engine_helpers import write_notes
 
 CLEAN_ENV: dict[str, str | None] = {
     "ASKVAULT_VAULT": None,
@@ -59,6 +61,17 @@ async def invoke(*args: str) -> Result:
     Ollama keeps serving on the test's."""
     runner = CliRunner(env=CLEAN_ENV)
     return await asyncio.to_thread(runner.invoke, cli, list(args), catch_exceptions=False)
+
+
+async def indexed_vault(tmp_path: Path, ollama_url: str, notes: Mapping[str, str | bytes], *extra: str) -> list[str]:
+    """Writes `notes` into `tmp_path/vault`, indexes it with the fake Ollama's embedder and returns the flags that
+    reach that index (`common` plus `extra`)."""
+    vault = tmp_path / "vault"
+    write_notes(vault, notes)
+    shared = [*common(vault, tmp_path / "data", ollama_url), *extra]
+    indexed = await invoke("index", *shared)
+    assert indexed.exit_code == 0, indexed.output
+    return shared
 
 
 def run_process(*args: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:

@@ -10,7 +10,7 @@ import pytest
 
 from askvault.ask.pipeline import NOT_COVERED_ANSWER
 from askvault.cli.options import EXIT_DENSE_OFF, EXIT_ERROR
-from tests.cli.cli_helpers import common, invoke, run_process
+from tests.cli.cli_helpers import common, indexed_vault, invoke, run_process
 from tests.conftest import RunningOllama
 from tests.engine_helpers import write_notes
 
@@ -27,12 +27,7 @@ NOT_COVERED = "Your notes do not seem to cover this question"
 
 @pytest.fixture
 async def flags(tmp_path: Path, fake_ollama: RunningOllama) -> list[str]:
-    vault = tmp_path / "vault"
-    write_notes(vault, NOTES)
-    shared = common(vault, tmp_path / "data", fake_ollama.url)
-    indexed = await invoke("index", *shared)
-    assert indexed.exit_code == 0, indexed.output
-    return shared
+    return await indexed_vault(tmp_path, fake_ollama.url, NOTES)
 
 
 async def test_a_nonsense_search_says_the_notes_do_not_cover_it_before_its_results(flags: list[str]) -> None:

@@ -9,19 +9,13 @@ import pytest
 
 from askvault.cli.options import EXIT_CONFIG
 from tests.api.explain_vault import BELOW_THE_CUT, NOTES, OVER_BUDGET, PRIVATE_WORDS, QUESTION
-from tests.cli.cli_helpers import common, invoke
+from tests.cli.cli_helpers import indexed_vault, invoke
 from tests.conftest import RunningOllama
-from tests.engine_helpers import write_notes
 
 
 @pytest.fixture
 async def flags(tmp_path: Path, fake_ollama: RunningOllama) -> list[str]:
-    vault = tmp_path / "vault"
-    write_notes(vault, NOTES)
-    shared = [*common(vault, tmp_path / "data", fake_ollama.url), "--exclude", "Private/**"]
-    indexed = await invoke("index", *shared)
-    assert indexed.exit_code == 0, indexed.output
-    return shared
+    return await indexed_vault(tmp_path, fake_ollama.url, NOTES, "--exclude", "Private/**")
 
 
 async def test_json_is_the_api_body(flags: list[str], fake_ollama: RunningOllama) -> None:

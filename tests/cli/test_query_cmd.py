@@ -11,9 +11,8 @@ import pytest
 
 from askvault.ask.pipeline import NOT_COVERED_ANSWER
 from askvault.cli.options import EXIT_ERROR
-from tests.cli.cli_helpers import common, invoke
+from tests.cli.cli_helpers import indexed_vault, invoke
 from tests.conftest import RunningOllama
-from tests.engine_helpers import write_notes
 from tests.fakes.ollama_server import ChatScript
 
 NOTES: dict[str, str | bytes] = {
@@ -44,12 +43,7 @@ METRICS = {
 
 @pytest.fixture
 async def flags(tmp_path: Path, fake_ollama: RunningOllama) -> list[str]:
-    vault = tmp_path / "vault"
-    write_notes(vault, NOTES)
-    shared = common(vault, tmp_path / "data", fake_ollama.url)
-    indexed = await invoke("index", *shared)
-    assert indexed.exit_code == 0, indexed.output
-    return shared
+    return await indexed_vault(tmp_path, fake_ollama.url, NOTES)
 
 
 def check_rank(value: object) -> None:

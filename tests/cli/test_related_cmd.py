@@ -11,9 +11,8 @@ from askvault.cli.options import EXIT_ERROR
 from askvault.cli.related_cmd import render_related
 from askvault.wire.search import related_to_json
 from tests.api.samples import RELATED
-from tests.cli.cli_helpers import common, invoke
+from tests.cli.cli_helpers import indexed_vault, invoke
 from tests.conftest import RunningOllama
-from tests.engine_helpers import write_notes
 
 NOTES: dict[str, str | bytes] = {
     "Homelab/Kodi.md": (
@@ -30,12 +29,7 @@ NOTES: dict[str, str | bytes] = {
 
 @pytest.fixture
 async def flags(tmp_path: Path, fake_ollama: RunningOllama) -> list[str]:
-    vault = tmp_path / "vault"
-    write_notes(vault, NOTES)
-    shared = common(vault, tmp_path / "data", fake_ollama.url)
-    indexed = await invoke("index", *shared)
-    assert indexed.exit_code == 0, indexed.output
-    return shared
+    return await indexed_vault(tmp_path, fake_ollama.url, NOTES)
 
 
 async def test_related_json_is_the_api_body(flags: list[str]) -> None:

@@ -6,11 +6,12 @@ import contextlib
 import json
 import os
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from askvault import API_VERSION
 from askvault.api.private_files import ensure_private_dir, read_private, write_private
+from askvault.errors import ConfigError
 
 DISCOVERY_FILE = "sidecar.json"
 
@@ -48,6 +49,23 @@ def read_discovery(data_dir: Path) -> Discovery | None:
     """The running sidecar's record; None when missing, malformed, or its process is gone."""
     found = _parse(data_dir / DISCOVERY_FILE)
     return found if found is not None and pid_alive(found.pid) else None
+
+
+def find_compatible(data_dir: Path) -> Discovery | None:
+    """The running sidecar's record for a client of this version: its host one a client can dial (loopback for a
+    wildcard bind, no IPv6 brackets); None when none runs; ConfigError when it speaks another API version."""
+    found = read_discovery(data_dir)
+    if found is None:
+        return None
+    if found.api_version != API_VERSION:
+        raise ConfigError(
+            f"the running sidecar (pid {found.pid}) speaks API version {found.api_version}, this askvault speaks "
+            f"{API_VERSION}; run the same askvault version for both"
+        )
+    host = found.host.strip("[]")
+    if host in ("0.0.0.0", "::", ""):
+        host = "127.0.0.1"  # bound to every address: talk to it on loopback
+    return replace(found, host=host)
 
 
 def _parse(path: Path) -> Discovery | None:

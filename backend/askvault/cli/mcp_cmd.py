@@ -12,12 +12,11 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from askvault import API_VERSION
-from askvault.api.discovery import read_discovery
+from askvault.api.discovery import find_compatible
 from askvault.api.token import load_or_create_token
 from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
 from askvault.config import Config
-from askvault.errors import ConfigError, IndexLocked
+from askvault.errors import IndexLocked
 
 if TYPE_CHECKING:
     from askvault.mcp.backends import SidecarAddress
@@ -56,18 +55,10 @@ def locate_sidecar(config: Config) -> SidecarAddress | None:
     """The running sidecar for this vault, with its token; None when none runs."""
     from askvault.mcp.backends import SidecarAddress
 
-    found = read_discovery(config.store.data_dir)
+    found = find_compatible(config.store.data_dir)
     if found is None:
         return None
-    if found.api_version != API_VERSION:
-        raise ConfigError(
-            f"the running sidecar speaks API version {found.api_version}, this askvault speaks {API_VERSION}; "
-            "run the same askvault version for both"
-        )
-    host = found.host.strip("[]")
-    if host in ("0.0.0.0", "::", ""):
-        host = "127.0.0.1"  # bound to every address: talk to it on loopback
-    host = f"[{host}]" if ":" in host else host
+    host = f"[{found.host}]" if ":" in found.host else found.host
     token = load_or_create_token(config.store.data_dir, config.vault.root)
     return SidecarAddress(url=f"http://{host}:{found.port}", token=token)
 

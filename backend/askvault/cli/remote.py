@@ -19,8 +19,7 @@ from typing import ClassVar, TypeVar
 import click
 from click.core import ParameterSource
 
-from askvault import API_VERSION
-from askvault.api.discovery import read_discovery
+from askvault.api.discovery import find_compatible
 from askvault.api.token import load_or_create_token
 from askvault.config import Config
 from askvault.errors import AskVaultError, ConfigError, IndexLocked
@@ -75,7 +74,8 @@ class Sidecar:
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
 
     def get_json(self, route: str) -> Json:
         with self._open("GET", route, None) as response:
@@ -178,17 +178,10 @@ def error_from(status: int, raw: bytes) -> AskVaultError:
 
 def find_sidecar(config: Config) -> Sidecar | None:
     """The sidecar serving this vault, when one runs and answers with this vault's token; None otherwise."""
-    found = read_discovery(config.store.data_dir)
+    found = find_compatible(config.store.data_dir)
     if found is None:
         return None
-    if found.api_version != API_VERSION:
-        raise ConfigError(
-            f"the running sidecar (pid {found.pid}) speaks API version {found.api_version}, this askvault speaks "
-            f"{API_VERSION}; run the same askvault version for both"
-        )
-    host = found.host.strip("[]")
-    if host in ("0.0.0.0", "::", ""):
-        host = "127.0.0.1"  # bound to every address: talk to it on loopback
+    host = found.host
     token = load_or_create_token(config.store.data_dir, config.vault.root)
     sidecar = Sidecar(host=host, port=found.port, pid=found.pid, token=token, status={})
     try:

@@ -6,10 +6,9 @@ import asyncio
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import UTC, datetime
-from operator import attrgetter
 
 from askvault.chunk import CHUNKER_VERSION, chunk_note, params_key
 from askvault.config import ChunkParams, VaultConfig
@@ -17,6 +16,7 @@ from askvault.embed.protocol import Embedder
 from askvault.errors import AskVaultError, StoreError, VaultError, VaultLooksEmpty
 from askvault.index.changes import ChangeBatch
 from askvault.index.dense_sync import VectorChores, VectorStoreFactory, start_graph, sync_dense
+from askvault.index.keyword_sync import KeywordSync
 from askvault.index.language import NoteLanguages
 from askvault.index.privacy import IndexPrivacy, Redactions
 from askvault.index.problems import PROBLEMS_META_KEY, NoteProblems, ProblemKind, too_large
@@ -25,11 +25,9 @@ from askvault.index.report import IndexReport, Problem, Progress
 from askvault.index.safety import refuse_mass_delete
 from askvault.index.scan import NoteFile, ScanResult, VaultFilter, read_note_bytes, scan_vault
 from askvault.index.worker import Worker
-from askvault.model import Chunk, ChunkInfo
 from askvault.parse.decode import NotText, decode_note
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
-from askvault.redact.note import has_markers
 from askvault.store.catalog import ChunkCatalog
 from askvault.store.dense_index import DenseIndex
 from askvault.store.manifest import Manifest, NoteStat
@@ -56,7 +54,6 @@ class Indexer:
         self._chunking = chunking
         self._manifest = manifest
         self._catalog = catalog
-        self._keywords = keywords
         self._dense = dense
         self._vectors = vectors
         self._filter = VaultFilter(vault)
@@ -64,10 +61,6 @@ class Indexer:
         self._listeners: list[Callable[[Progress], None]] = []
         self.last_report: IndexReport | None = None
         self._chores = VectorChores()
-        self._fresh: dict[str, list[str]] = {}
-        """Since the last catalog build: each note committed → its chunk ids in order (watcher batches patch)."""
-        self._gone: set[str] = set()
-        """Since the last catalog build: chunk ids removed from the manifest."""
         self._worker = Worker()
         self._dirty = False
         self._removed_by_watcher = 0
@@ -79,6 +72,7 @@ class Indexer:
         self._privacy = IndexPrivacy(vault)
         self.redactions = Redactions()
         """The secrets redacted in the indexed chunks, counted as they are read into the catalog."""
+        self.keyword_sync = KeywordSync(manifest, keywords, catalog, self.redactions)
         self._languages = languages or NoteLanguages()
         # Excluded headings and the secret rules change what is chunked, and the language rules how a chunk is
         # tokenized: part of every note's fingerprint.
@@ -105,7 +99,7 @@ class Indexer:
     # ----- entry points -----------------------------------------------------------------------
     async def load(self) -> None:
         """Serves the last good index at once (before any scan): catalog + BM25 from the manifest."""
-        await asyncio.to_thread(self._rebuild_keyword)
+        await asyncio.to_thread(self.keyword_sync.rebuild)
 
     async def run(self, full: bool = False, allow_mass_delete: bool = False) -> IndexReport:
         """Scans the whole vault and reconciles: new, changed, deleted and renamed notes; missing vectors."""
@@ -156,9 +150,9 @@ class Indexer:
             self._emit(Progress("keyword", 0, 1))
             self._dirty = False
             if watcher and len(self._catalog):
-                await self._worker.run(self._patch_keyword)
+                await self._worker.run(self.keyword_sync.patch)
             else:
-                await self._worker.run(self._rebuild_keyword)
+                await self._worker.run(self.keyword_sync.rebuild)
         # Stale vectors missed here (a crash) are swept as orphans by the next full run's dense sync; a watcher
         # batch skips the sweep, which lists every vector in the store.
         try:
@@ -219,7 +213,7 @@ class Indexer:
                 chunks = self._index_note(note_file, resolver, report)
                 if refresh.due(chunks, time.monotonic()):
                     # A first index of a big vault takes many minutes before embedding even starts.
-                    self._rebuild_keyword()
+                    self.keyword_sync.rebuild()
                     loop.call_soon_threadsafe(self._emit, Progress("notes", done, total, note_file.path))
             if done % 25 == 0 or done == total:
                 loop.call_soon_threadsafe(self._emit, Progress("notes", done, total, note_file.path))
@@ -338,7 +332,7 @@ class Indexer:
         report.notices.extend(Problem(note_file.path, notice) for notice in note.notices)
         self.problems.replace(note_file.path, "notice", note.notices)  # indexed: a failure before is fixed
         self._dirty = True
-        self._fresh[note_file.path] = [chunk.id for chunk in chunks]
+        self.keyword_sync.committed(note_file.path, [chunk.id for chunk in chunks])
         self._remove(delta.removed + delta.changed)
         self._chores.restamped.update(delta.restamped)
         report.indexed += 1
@@ -355,7 +349,7 @@ class Indexer:
         if ids:
             self._dirty = True
             self._chores.stale.update(ids)
-            self._gone.update(ids)
+            self.keyword_sync.removed(ids)
 
     def _batch_refused(self, batch: ChangeBatch, report: IndexReport) -> bool:
         """The mass-delete guard for watcher batches: a sync client emptying the vault must not empty the index.
@@ -378,42 +372,3 @@ class Indexer:
             log.warning("watcher batch refused: %s", exc.message)
             return True
         return False
-
-    def _rebuild_keyword(self) -> None:
-        """Catalog and BM25 from every chunk in the manifest (start-up and full runs)."""
-        self._fresh, self._gone = {}, set()  # whatever is committed from here on is read below or patched later
-        infos: dict[str, ChunkInfo] = {}
-        marked: list[Chunk] = []
-
-        def read() -> Iterator[Chunk]:
-            # One pass over the manifest, a page at a time, feeds BM25, the catalog and the redaction counts:
-            # no chunk's text stays in memory after its page (the catalog keeps `ChunkInfo`s).
-            for chunk in self._manifest.iter_chunks():
-                infos[chunk.id] = chunk.info()
-                if has_markers(chunk):
-                    marked.append(chunk)
-                yield chunk
-
-        self._keywords.rebuild(read())
-        self._catalog.replace(infos)
-        self.redactions.recount(marked)
-
-    def _patch_keyword(self) -> None:
-        """Catalog and BM25 after watcher batches: only the notes they touched are read back from the manifest.
-
-        The catalog keeps `iter_chunks`' order (by path, then position in the note), so BM25 ties break exactly
-        as after a full rebuild; BM25 tokenizes only the chunks whose text is new, and is given the untouched
-        notes' chunks without their texts (it keeps what it counted for them).
-        """
-        fresh, gone = self._fresh, self._gone
-        old = self._catalog.snapshot()
-        touched = set(fresh) | {old[cid].path for cid in gone if cid in old}
-        # The manifest is the truth for a touched note: a chunk committed and then removed is not found.
-        found = self._manifest.get_chunks([cid for ids in fresh.values() for cid in ids])
-        ordered = [chunk for chunk in old.values() if chunk.path not in touched]
-        ordered.extend(found[cid] for ids in fresh.values() for cid in ids if cid in found)
-        ordered.sort(key=attrgetter("path"))  # stable: each note's chunks stay in their order
-        self._keywords.rebuild(ordered)
-        self._catalog.replace({chunk.id: chunk.info() for chunk in ordered})
-        self.redactions.recount(found.values(), notes=touched)
-        self._fresh, self._gone = {}, set()
