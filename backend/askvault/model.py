@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
 from typing import Literal, NamedTuple
 
 Scalar = str | int | float | bool | None
@@ -67,6 +68,30 @@ class Note:
 
 
 @dataclass(frozen=True, slots=True)
+class Noise:
+    """What share of a chunk says nothing of its own (`chunk.boilerplate`), in percent of its visible characters:
+    lines the vault repeats across many notes (templates, footers), lines that are only links, query blocks."""
+
+    template: int = 0
+    links: int = 0
+    query: int = 0
+
+    @property
+    def informative(self) -> int:
+        """The share of the chunk's characters on lines of its own prose (0-100)."""
+        return max(0, 100 - self.template - self.links - self.query)
+
+
+@lru_cache(maxsize=4096)
+def noise_of(template: int = 0, links: int = 0, query: int = 0) -> Noise:
+    """One shared `Noise` per value: most chunks have none, and a million chunks must not hold a million copies."""
+    return Noise(template, links, query)
+
+
+NO_NOISE = noise_of()
+
+
+@dataclass(frozen=True, slots=True)
 class ChunkInfo:
     """A chunk without its text: what the in-memory catalog holds for every chunk (the texts stay in the
     manifest, read back for the few chunks a request shows, sends or matches literally)."""
@@ -87,6 +112,9 @@ class ChunkInfo:
     aliases: tuple[str, ...] = ()
     """The note's frontmatter aliases, as written: a `[[link]]` to one of them names the note. (The alias header
     of `index_text` is how the retrieval legs see them; this is how everything else does.)"""
+    noise: Noise = NO_NOISE
+    """How much of the chunk is template, links or query (`chunk.boilerplate`); template and query lines are left
+    out of its `index_text`."""
 
     def info(self) -> ChunkInfo:
         """The chunk without its texts (what the catalog keeps): itself."""
@@ -106,6 +134,7 @@ class ChunkInfo:
             aliases=self.aliases,
             text=text,
             index_text=index_text,
+            noise=self.noise,
         )
 
 
@@ -133,6 +162,7 @@ class Chunk(ChunkInfo):
         mtime: float = 0.0,
         language: str = "",
         aliases: tuple[str, ...] = (),
+        noise: Noise = NO_NOISE,
     ) -> None:
         # Written out (the generated one would put the texts last): the arguments keep the order they had
         # before `ChunkInfo` split off, texts after the lines. Frozen, so each field is set as dataclasses do.
@@ -149,6 +179,7 @@ class Chunk(ChunkInfo):
         set_field(self, "mtime", mtime)
         set_field(self, "language", language)
         set_field(self, "aliases", aliases)
+        set_field(self, "noise", noise)
 
     def info(self) -> ChunkInfo:
         """The chunk without its texts (what the catalog keeps)."""
@@ -163,6 +194,7 @@ class Chunk(ChunkInfo):
             self.mtime,
             self.language,
             self.aliases,
+            self.noise,
         )
 
 

@@ -38,7 +38,7 @@ def test_the_link_table_goes_and_every_note_stays_indexed(tmp_path: Path, old_ve
     conn.close()
 
     with Manifest.open(tmp_path) as manifest:
-        assert manifest.get_meta("schema_version") == str(SCHEMA_VERSION) == "5"
+        assert manifest.get_meta("schema_version") == str(SCHEMA_VERSION) == "6"
         # The fingerprint is untouched: the next run re-reads no note for the upgrade.
         assert manifest.note_stats()["a.md"].fingerprint == "fp1:v"
         assert manifest.get_chunk("a#0") == chunk

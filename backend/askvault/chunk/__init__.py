@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from askvault.chunk.boilerplate import template_sections
 from askvault.chunk.ids import (
     CHUNKER_VERSION,
     MAX_TITLE_LINE,
@@ -43,8 +44,11 @@ from askvault.model import Chunk, Note
 __all__ = ["CHUNKER_VERSION", "TRAIL_SEPARATOR", "chunk_note", "params_key"]
 
 
-def chunk_note(note: Note, params: ChunkParams, mtime: float = 0.0) -> list[Chunk]:
-    """Chunks of one parsed note, in reading order."""
+def chunk_note(
+    note: Note, params: ChunkParams, mtime: float = 0.0, templates: frozenset[int] = frozenset()
+) -> list[Chunk]:
+    """Chunks of one parsed note, in reading order. A section of nothing but the vault's `templates` lines (a
+    footer, `chunk.boilerplate`) is chunked apart from the others."""
     sections = [s for s in note.sections if s.text.strip()]
     base = Chunk("", note.path, note.title, (), 1, 1, "", "", note.tags, mtime, aliases=note.aliases)
     meta = meta_line(note, params.alias_header, params.tag_header)
@@ -59,7 +63,10 @@ def chunk_note(note: Note, params: ChunkParams, mtime: float = 0.0) -> list[Chun
     chunks: list[Chunk] = []
     ordinals: dict[tuple[str, ...], int] = {}
     units_of = unit_maker(note)
-    for group in groups(sections, params.min_chars):
+    apart = template_sections(sections, templates) if templates else []
+    if all(apart):
+        apart = []  # a note of nothing else is chunked as it always was
+    for group in groups(sections, params.min_chars, apart):
         longest_head = max(len(head_lines(note.title, sections[i].heading_path, meta)) for i in group)
         limit = max(1, min(params.max_chars, params.hard_cap_chars - longest_head - 1))
         units = [u for i in group for u in units_of(sections[i], i)]

@@ -102,7 +102,7 @@ async def sync_dense(
     stored -= await _do_chores(manifest, store, chores, known)
     # Ids only: a first index of a million chunks would otherwise hold every text twice (here and in the catalog).
     pending = await asyncio.to_thread(manifest.unembedded_ids, collection)
-    total = await asyncio.to_thread(manifest.count_chunks)
+    total = await asyncio.to_thread(manifest.count_embeddable)
     if not complete_before:
         _partial(dense, store, total - len(pending), total)
     done = 0

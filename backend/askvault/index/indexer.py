@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import time
 from collections.abc import Callable, Iterable
@@ -11,6 +12,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from askvault.chunk import CHUNKER_VERSION, chunk_note, params_key
+from askvault.chunk.boilerplate import BOILERPLATE_VERSION, annotate, min_notes, note_signatures
 from askvault.config import ChunkParams, VaultConfig
 from askvault.embed.protocol import Embedder
 from askvault.errors import AskVaultError, StoreError, VaultError, VaultLooksEmpty
@@ -25,7 +27,7 @@ from askvault.index.report import IndexReport, Problem, Progress
 from askvault.index.safety import refuse_mass_delete
 from askvault.index.scan import NoteFile, ScanResult, VaultFilter, read_note_bytes, scan_vault
 from askvault.index.worker import Worker
-from askvault.parse.decode import NotText, decode_note
+from askvault.parse.decode import NotText, decode_note, normalize_newlines
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
 from askvault.store.catalog import ChunkCatalog
@@ -34,6 +36,9 @@ from askvault.store.manifest import Manifest, NoteStat
 from askvault.store.protocol import KeywordIndex
 
 log = logging.getLogger(__name__)
+
+TEMPLATES_META_KEY = "template_lines"
+"""The manifest meta entry holding the template line signatures the indexed chunks were cut with (JSON list)."""
 
 
 class Indexer:
@@ -76,8 +81,13 @@ class Indexer:
         self._languages = languages or NoteLanguages()
         # Excluded headings and the secret rules change what is chunked, and the language rules how a chunk is
         # tokenized: part of every note's fingerprint.
-        version = f"{CHUNKER_VERSION}|{params_key(chunking)}|{self._privacy.version}|{self._languages.version}"
+        version = (
+            f"{CHUNKER_VERSION}|{params_key(chunking)}|{self._privacy.version}|{self._languages.version}"
+            f"|{BOILERPLATE_VERSION}"
+        )
         self._version = hashlib.sha256(version.encode()).hexdigest()[:12]
+        self._templates = self._stored_templates()
+        """The vault's template lines as the indexed chunks were cut with (`chunk.boilerplate`)."""
 
     # ----- observation -------------------------------------------------------------------------
     @property
@@ -169,6 +179,7 @@ class Indexer:
         report.notes = self._manifest.count_notes()
         report.chunks = self._manifest.count_chunks()
         report.redactions = self.redactions.summary()
+        report.template_lines, report.template_floor = len(self._templates), min_notes(report.notes)
         report.dense, report.dense_problem = self._dense.state, self._dense.problem
         if self.problems.changed:
             try:
@@ -220,6 +231,7 @@ class Indexer:
         for path in gone:
             self._remove(self._manifest.remove_note(path))
             report.removed += 1
+        self._retemplate(resolver, report)
         # A full scan saw every note: entries of notes it did not see are of notes deleted or renamed meanwhile.
         self.problems.keep_only({n.path for n in scan.notes} | {s.path for s in scan.skipped})
 
@@ -250,6 +262,7 @@ class Indexer:
                 self._remove(removed)
                 report.removed += 1
         if not batch.upserts:
+            self._retemplate(LinkResolver(set(self._manifest.note_stats())), report)
             return
         stored = self._manifest.note_stats()
         resolver = LinkResolver(set(stored) | set(batch.upserts))
@@ -269,10 +282,41 @@ class Indexer:
                 report.removed += 1
                 continue
             self._index_note(note_file, resolver, report, stored.get(path))
+        self._retemplate(resolver, report)
         loop.call_soon_threadsafe(self._emit, Progress("notes", len(batch.upserts), len(batch.upserts)))
 
+    def _stored_templates(self) -> frozenset[int]:
+        raw = self._manifest.get_meta(TEMPLATES_META_KEY)
+        try:
+            return frozenset(int(sig) for sig in json.loads(raw)) if raw else frozenset()
+        except (ValueError, TypeError):  # damaged: the next run finds the difference and re-cuts those notes
+            return frozenset()
+
+    def _retemplate(self, resolver: LinkResolver, report: IndexReport) -> None:
+        """After the notes changed: the lines now held by enough notes to be template lines, and the notes whose
+        chunks must be cut again because one of their lines became (or stopped being) one. Saved last, so a run
+        stopped halfway finds the same difference next time."""
+        templates = self._manifest.shared_lines(min_notes)
+        changed = templates ^ self._templates
+        if not changed:
+            return
+        quiet = IndexReport()  # these notes did not change: the run's summary counts them once, as it found them
+        for path in sorted(self._manifest.notes_with_lines(changed)):
+            self._worker.check_abort()
+            note_file = NoteFile.stat(self._vault.root, path)
+            if note_file is not None and self._filter.excluded(path) is None:
+                self._index_note(note_file, resolver, quiet, templates=templates)
+        report.failed.extend(quiet.failed)
+        self._templates = templates
+        self._manifest.set_meta(TEMPLATES_META_KEY, json.dumps(sorted(templates)))
+
     def _index_note(
-        self, note_file: NoteFile, resolver: LinkResolver, report: IndexReport, known: NoteStat | None = None
+        self,
+        note_file: NoteFile,
+        resolver: LinkResolver,
+        report: IndexReport,
+        known: NoteStat | None = None,
+        templates: frozenset[int] | None = None,
     ) -> int:
         """Parse, chunk and commit one note in one transaction; on any failure its old chunks stay. Returns how
         many chunks it committed.
@@ -304,7 +348,10 @@ class Indexer:
                 report.skipped.append(Problem(note_file.path, f"opted out ({self._vault.opt_out_key}: false)"))
                 return 0
             note = self._privacy.prepare(note).note  # excluded headings dropped, secrets redacted
-            chunks = chunk_note(note, self._chunking, mtime=note_file.mtime_ns / 1e9)
+            templates = self._templates if templates is None else templates
+            chunks = chunk_note(note, self._chunking, note_file.mtime_ns / 1e9, templates)
+            source = normalize_newlines(text.removeprefix("\ufeff")).split("\n")
+            chunks = annotate(chunks, note, source, templates)
             language = self._languages.of(note)
             if language:
                 chunks = [replace(chunk, language=language) for chunk in chunks]
@@ -315,6 +362,7 @@ class Indexer:
                 note_file.size,
                 note.title,
                 chunks,
+                note_signatures(note),
             )
         except NotText as exc:  # binary: left out on purpose (`index.problems` has the words)
             self._problem(report.skipped, note_file.path, exc.message, "skipped")

@@ -35,6 +35,10 @@ class IndexReport:
     finished_at: str | None = None
     redactions: dict[str, object] = field(default_factory=dict)
     """Secrets redacted in the index: {"total", "by_kind", "notes": [{"path", "kinds"}]} (kinds, never values)."""
+    template_lines: int = 0
+    """Lines the vault repeats across enough notes to be template lines (`chunk.boilerplate`), left out of search."""
+    template_floor: int = 0
+    """How many notes hold each of them at least (√ of the notes indexed, never fewer than 3)."""
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)

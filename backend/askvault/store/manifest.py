@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,6 +32,8 @@ from askvault.store.manifest_rows import (
     INDEXED_AT_COLUMN,
     LANGUAGE_COLUMN,
     MANIFEST_FILE,
+    NOISE_COLUMNS,
+    NOTE_MARK,
     SCHEMA,
     SCHEMA_VERSION,
     STALE_FOR_ALIASES,
@@ -46,6 +48,12 @@ from askvault.store.manifest_texts import TextReader
 
 __all__ = ["MANIFEST_FILE", "SCHEMA_VERSION", "Manifest", "NoteDelta", "NoteStat", "content_hash"]
 
+_INSERT_CHUNK = (
+    "INSERT INTO chunks (id, path, ordinal, title, heading_path, start_line, end_line, text, index_text, tags, mtime, "
+    "content_hash, language, aliases, noise_template, noise_links, noise_query) "
+    f"VALUES ({', '.join('?' * 17)})"
+)
+"""Columns named: an upgraded manifest has its added columns in the order they were added."""
 _PAGE = 500
 """Rows per page when iterating, and ids per `IN (...)` list (well under SQLite's variable limit)."""
 
@@ -103,6 +111,9 @@ class Manifest:
             if "aliases" not in columns:
                 cur.execute(ALIASES_COLUMN)
                 cur.execute(STALE_FOR_ALIASES)
+            if "noise_template" not in columns:
+                for statement in NOISE_COLUMNS:
+                    cur.execute(statement)
             if "indexed_at" not in {row[1] for row in cur.execute("PRAGMA table_info(notes)")}:
                 cur.execute(INDEXED_AT_COLUMN)
             cur.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
@@ -191,11 +202,13 @@ class Manifest:
         size: int,
         title: str,
         chunks: Sequence[Chunk],
+        lines: Iterable[int] = (),
     ) -> NoteDelta:
         """Records a note and its chunks in one transaction; on failure the old rows stay as they were.
 
         `mtime` is stored exactly as given: pass `st_mtime_ns` (an int) for exact change detection. The note's
-        `indexed_at` becomes now when it is new or its chunks changed (ids or text), else it stays.
+        `indexed_at` becomes now when it is new or its chunks changed (ids or text), else it stays. `lines` are the
+        signatures of its body lines (`chunk.boilerplate.note_signatures`), replacing those recorded before.
         """
         for chunk in chunks:
             if chunk.path != path:
@@ -204,7 +217,8 @@ class Manifest:
         stamps = [(json.dumps(list(c.tags)), float(c.mtime)) for c in chunks]
         rows = [
             (c.id, path, n, c.title, json.dumps(list(c.heading_path)), c.start_line, c.end_line, c.text,
-             c.index_text, stamps[n][0], stamps[n][1], digests[n], c.language, json.dumps(list(c.aliases)))
+             c.index_text, stamps[n][0], stamps[n][1], digests[n], c.language, json.dumps(list(c.aliases)),
+             c.noise.template, c.noise.links, c.noise.query)
             for n, c in enumerate(chunks)
         ]  # fmt: skip
         with self._write(f"record {path}") as cur:
@@ -225,7 +239,11 @@ class Manifest:
             )
             cur.execute("DELETE FROM chunks WHERE path = ?", (path,))
             # Plain INSERT: a duplicate id within the note fails the whole transaction instead of hiding a chunk.
-            cur.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            cur.executemany(_INSERT_CHUNK, rows)
+            cur.execute("DELETE FROM note_lines WHERE path = ?", (path,))
+            cur.executemany(
+                "INSERT OR IGNORE INTO note_lines VALUES (?, ?)", [(path, sig) for sig in (NOTE_MARK, *lines)]
+            )
             delta = NoteDelta(added=[], removed=sorted(set(old) - {c.id for c in chunks}), changed=[], restamped=[])
             self._drop_vectors(cur, delta.removed)
         for chunk, digest, stamp in zip(chunks, digests, stamps, strict=True):
@@ -245,6 +263,7 @@ class Manifest:
             self._drop_vectors(cur, ids)
             cur.execute("DELETE FROM chunks WHERE path = ?", (path,))
             cur.execute("DELETE FROM notes WHERE path = ?", (path,))
+            cur.execute("DELETE FROM note_lines WHERE path = ?", (path,))
         return ids
 
     def remove_prefix(self, folder: str) -> list[str]:
@@ -260,6 +279,7 @@ class Manifest:
             self._drop_vectors(cur, ids)
             cur.execute(f"DELETE FROM chunks WHERE {where}", args)
             cur.execute(f"DELETE FROM notes WHERE {where}", args)
+            cur.execute(f"DELETE FROM note_lines WHERE {where}", args)
         return ids
 
     def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
@@ -305,11 +325,33 @@ class Manifest:
         rows = self._all("read note", "SELECT indexed_at FROM notes WHERE path = ?", (path,))
         return str(rows[0][0]) if rows and rows[0][0] is not None else None
 
+    def shared_lines(self, min_notes: Callable[[int], int]) -> frozenset[int]:
+        """The line signatures held by at least `min_notes(n)` of the n recorded notes (template lines)."""
+        with self._errors("count lines"):
+            conn = self._connection()
+            notes = int(conn.execute("SELECT count(*) FROM note_lines WHERE sig = ?", (NOTE_MARK,)).fetchone()[0])
+            sql = "SELECT sig FROM note_lines WHERE sig != ? GROUP BY sig HAVING count(*) >= ?"
+            return frozenset(int(row[0]) for row in conn.execute(sql, (NOTE_MARK, min_notes(notes))))
+
+    def notes_with_lines(self, sigs: Iterable[int]) -> set[str]:
+        """The recorded notes holding any of these line signatures."""
+        wanted = list(sigs)
+        found: set[str] = set()
+        for start in range(0, len(wanted), _PAGE):
+            page = wanted[start : start + _PAGE]
+            sql = f"SELECT DISTINCT path FROM note_lines WHERE sig IN ({','.join('?' * len(page))})"
+            found.update(str(row[0]) for row in self._all("read lines", sql, page))
+        return found
+
     def count_notes(self) -> int:
         return int(self._all("count notes", "SELECT count(*) FROM notes")[0][0])
 
     def count_chunks(self) -> int:
         return int(self._all("count chunks", "SELECT count(*) FROM chunks")[0][0])
+
+    def count_embeddable(self) -> int:
+        """The chunks that get a vector: those with an index text."""
+        return int(self._all("count chunks", "SELECT count(*) FROM chunks WHERE index_text != ''")[0][0])
 
     # -- vectors ----------------------------------------------------------------------------------------
 
@@ -335,11 +377,13 @@ class Manifest:
             )
 
     def unembedded(self, collection: str) -> list[Chunk]:
-        """Chunks with no vector in `collection` for their current text, by path then position."""
+        """Chunks with no vector in `collection` for their current text, by path then position. A chunk with an
+        empty index text (all template lines, `chunk.boilerplate`) is never embedded."""
         cols = ", ".join(f"c.{name.strip()}" for name in CHUNK_COLUMNS.split(","))
         sql = (
             f"SELECT {cols} FROM chunks c LEFT JOIN vectors v ON v.collection = ? AND v.chunk_id = c.id "
-            "AND v.content_hash = c.content_hash WHERE v.chunk_id IS NULL ORDER BY c.path, c.ordinal"
+            "AND v.content_hash = c.content_hash WHERE v.chunk_id IS NULL AND c.index_text != '' "
+            "ORDER BY c.path, c.ordinal"
         )
         return [row_chunk(row) for row in self._all("read unembedded", sql, (collection,))]
 
@@ -347,7 +391,8 @@ class Manifest:
         """The ids of `unembedded`, in its order: a big vault's chunks are then read a batch at a time."""
         sql = (
             "SELECT c.id FROM chunks c LEFT JOIN vectors v ON v.collection = ? AND v.chunk_id = c.id "
-            "AND v.content_hash = c.content_hash WHERE v.chunk_id IS NULL ORDER BY c.path, c.ordinal"
+            "AND v.content_hash = c.content_hash WHERE v.chunk_id IS NULL AND c.index_text != '' "
+            "ORDER BY c.path, c.ordinal"
         )
         return [str(row[0]) for row in self._all("read unembedded", sql, (collection,))]
 

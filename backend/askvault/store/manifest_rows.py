@@ -8,12 +8,13 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from askvault.model import Chunk
+from askvault.model import Chunk, noise_of
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """2: added `note_links` (the link graph's table); 3: adds `chunks.language` (`LANGUAGE_COLUMN`); 4: adds
 `notes.indexed_at` (`INDEXED_AT_COLUMN`); 5: adds `chunks.aliases` (`ALIASES_COLUMN`) and drops `note_links`
-(`DROP_LINKS`). Older manifests are upgraded in place."""
+(`DROP_LINKS`); 6: adds `note_lines` and the chunks' noise shares (`NOISE_COLUMNS`). Older manifests are upgraded
+in place."""
 MANIFEST_FILE = "manifest.sqlite"
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -23,12 +24,22 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS chunks (id TEXT PRIMARY KEY, path TEXT NOT NULL, ordinal INTEGER NOT NULL,"
     " title TEXT NOT NULL, heading_path TEXT NOT NULL, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,"
     " text TEXT NOT NULL, index_text TEXT NOT NULL, tags TEXT NOT NULL, mtime REAL NOT NULL,"
-    " content_hash TEXT NOT NULL, language TEXT NOT NULL DEFAULT '', aliases TEXT NOT NULL DEFAULT '[]')",
+    " content_hash TEXT NOT NULL, language TEXT NOT NULL DEFAULT '', aliases TEXT NOT NULL DEFAULT '[]',"
+    " noise_template INTEGER NOT NULL DEFAULT 0, noise_links INTEGER NOT NULL DEFAULT 0,"
+    " noise_query INTEGER NOT NULL DEFAULT 0)",
     "CREATE INDEX IF NOT EXISTS chunks_by_path ON chunks (path, ordinal)",
     "CREATE TABLE IF NOT EXISTS vectors (collection TEXT NOT NULL, chunk_id TEXT NOT NULL,"
     " content_hash TEXT NOT NULL, PRIMARY KEY (collection, chunk_id))",
     "CREATE INDEX IF NOT EXISTS vectors_by_chunk ON vectors (chunk_id)",
+    # Each indexed note's body-line signatures (`chunk.boilerplate.signature`), and `NOTE_MARK` once per note: how
+    # many notes hold a line is what makes it a template line. Hashes only, of lines already redacted.
+    "CREATE TABLE IF NOT EXISTS note_lines (path TEXT NOT NULL, sig INTEGER NOT NULL, PRIMARY KEY (path, sig))"
+    " WITHOUT ROWID",
+    "CREATE INDEX IF NOT EXISTS note_lines_by_sig ON note_lines (sig)",
 )
+NOTE_MARK = 0
+"""The signature every recorded note has a row for, so the table counts notes without a body line too (a real
+line's signature is 0 once in 2^63 lines; it would only count one template line too many)."""
 DROP_LINKS = "DROP TABLE IF EXISTS note_links"
 """The link graph was removed after measurement (eval/README.md): its table goes, so no link target of a note
 excluded later stays on disk."""
@@ -40,8 +51,17 @@ STALE_FOR_ALIASES = "UPDATE notes SET fingerprint = fingerprint || ':aliases'"
 """Upgrading from schema 1-4: chunks have no aliases recorded, so every note fails its fingerprint check once and
 is chunked again; its chunks come back with the same text, so nothing is embedded again."""
 INDEXED_AT_COLUMN = "ALTER TABLE notes ADD COLUMN indexed_at TEXT"
+NOISE_COLUMNS = tuple(
+    f"ALTER TABLE chunks ADD COLUMN {name} INTEGER NOT NULL DEFAULT 0"
+    for name in ("noise_template", "noise_links", "noise_query")
+)
+"""Upgrading from schema 1-5: no chunk has noise recorded (0) until its note is indexed again, which the indexer's
+fingerprint (`chunk.boilerplate.BOILERPLATE_VERSION`) makes happen on the next run."""
 """Upgrading from schema 1-3: when a note's chunks were indexed is unknown (NULL) until they change."""
-CHUNK_COLUMNS = "id, path, title, heading_path, start_line, end_line, text, index_text, tags, mtime, language, aliases"
+CHUNK_COLUMNS = (
+    "id, path, title, heading_path, start_line, end_line, text, index_text, tags, mtime, language, aliases, "
+    "noise_template, noise_links, noise_query"
+)
 Row = tuple[Any, ...]
 """sqlite3 rows are untyped; the schema above fixes each column's type."""
 
@@ -80,7 +100,7 @@ class NoteStat:
 
 
 def row_chunk(row: Row) -> Chunk:
-    cid, path, title, heading, start, end, text, index_text, tags, mtime, language, aliases = row
+    cid, path, title, heading, start, end, text, index_text, tags, mtime, language, aliases, *noise = row
     return Chunk(
         id=cid,
         path=path,
@@ -94,6 +114,7 @@ def row_chunk(row: Row) -> Chunk:
         mtime=mtime,
         language=language,
         aliases=tuple(json.loads(aliases)),
+        noise=noise_of(*noise),
     )
 
 
@@ -108,7 +129,7 @@ class SharedRows:
         self._heading: tuple[str, tuple[str, ...]] | None = None
 
     def chunk(self, row: Row) -> Chunk:
-        cid, path, title, heading, start, end, text, index_text, tags, mtime, language, aliases = row
+        cid, path, title, heading, start, end, text, index_text, tags, mtime, language, aliases, *noise = row
         note = (path, title, tags, aliases, mtime, language)
         shared = self._shared
         if shared is None or note != self._note:
@@ -131,4 +152,5 @@ class SharedRows:
             mtime=mtime,
             language=language,
             aliases=alias_tuple,
+            noise=noise_of(*noise),
         )

@@ -1,0 +1,291 @@
+"""Passages that say nothing: template lines a vault repeats across its notes, link-only lines and query blocks,
+found line by line and summed per chunk (pure).
+
+- A **template line** is a body line (not a heading: the trail carries those; not a table's header row: it names
+  what the note's own rows mean) whose normalised text recurs in at
+  least `min_notes(n)` of the vault's n notes. Normalised: case folded, the renderer's `(host/path)` and bare URLs
+  as one placeholder, digits as 0, a ticked box as an open one, whitespace collapsed; so a footer that names each
+  note's own URL, a daily note's `<< [[2024-03-01]] | [[2024-03-03]] >>` and `Mood:: 3` match across notes.
+- A **link line** (navigation) is a source line that is links and little else (`- [[A]]`, `[[A]] · [[B]]`).
+- A **query line** is inside a Dataview, Tasks, Obsidian query or Bases block, or holds a Templater tag.
+- A chunk's `Noise` is the share of its visible characters on each kind of line. A section of nothing but template
+  lines (a footer) is chunked apart from the note's other sections (`chunk_note`), and a chunk of nothing but
+  template lines gets an empty `index_text`: it is neither embedded nor keyword-indexed, and stays in the catalog
+  to be shown and cited. Not when the note holds nothing else: a note that is only a footer or a template keeps
+  its text. Template lines inside a passage with words of its own stay in its `index_text`, as do link and query
+  lines: leaving them out was measured and lost questions on three sets while sending as few template passages
+  (eval/README.md, "Passages that say nothing"). Retrieval weighs down chunks that are mostly noise
+  (`retrieve/informative.py`) and related notes leave them out (`retrieve/related.py`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from askvault.model import Chunk, Note, Section, noise_of
+
+BOILERPLATE_VERSION = "1"
+"""Part of every note's fingerprint: a change to the rules below re-chunks every note once."""
+
+LineKind = Literal["prose", "template", "links", "query"]
+
+MIN_TEMPLATE_NOTES = 3
+"""A line in two notes is a coincidence or a quotation; from three on it can be a template."""
+
+_URL_IN_PARENS = re.compile(r"\((?:[\w-]+\.)+[a-z]{2,}(?::\d+)?(?:/[^()]*)?\)", re.IGNORECASE)
+"""The renderer's `label (host/path)` for an external Markdown link (`parse.links.url_values`)."""
+_BARE_URL = re.compile(r"\b(?:https?|ftp)://\S+", re.IGNORECASE)
+_DIGITS = re.compile(r"\d+")
+_TICKED = re.compile(r"\[[xX]\]")
+_WORD = re.compile(r"\w")
+_QUERY_FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*(dataview|dataviewjs|tasks|query|base|bases)\b", re.IGNORECASE)
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_DELIMITER_ROW = re.compile(r"\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?")
+_TEMPLATER = re.compile(r"<%.*?%>")
+_WIKILINK = re.compile(r"!?\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]")
+_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_HTML_TAG = re.compile(r"</?[A-Za-z][^>]*>")
+_LINE_LEAD = re.compile(r"^\s*(?:>\s*)*(?:(?:[-*+]|\d+[.)])\s+)?(?:\[.\]\s+)?")
+_LABEL_LEAD = re.compile(r"^\W*\w+(?:\s+\w+)?\s*:")
+"""`Related:` / `See also:` before a list of links: a label, not prose."""
+LINK_LINE_PROSE = 0.25
+"""A line whose words outside its links are at most this share of its visible letters is a link line: room for
+`and`, `or`, a separator or two, never for a sentence around a link."""
+
+
+def min_notes(note_count: int) -> int:
+    """How many notes must hold a line for it to count as a template line in a vault of `note_count` notes: the
+    square root, so a footer on every note of a 20-note vault counts (5), a daily template in 150 of 20,000 notes
+    does too (142), and a sentence a handful of notes quote does not; never fewer than `MIN_TEMPLATE_NOTES`.
+    Measured on the three eval vaults and the template vault (eval/README.md, "Passages that say nothing")."""
+    return max(MIN_TEMPLATE_NOTES, math.ceil(math.sqrt(max(0, note_count))))
+
+
+def normalise(line: str) -> str:
+    """A rendered line as template detection compares it ("" for a line with no letter or digit)."""
+    text = _BARE_URL.sub("<url>", line)
+    text = _URL_IN_PARENS.sub("(<url>)", text)
+    text = _TICKED.sub("[ ]", text)
+    text = _DIGITS.sub("0", text)
+    text = " ".join(text.casefold().split())
+    return text if _WORD.search(text) else ""
+
+
+def signature(line: str) -> int | None:
+    """A 63-bit fingerprint of the normalised line (it fits SQLite's INTEGER); None for a line without words."""
+    text = normalise(line)
+    if not text:
+        return None
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def body_lines(note: Note) -> dict[int, str]:
+    """File line → rendered text of every line inside a section, headings left out (the trail carries them)."""
+    lines: dict[int, str] = {}
+    for section in note.sections:
+        for offset, text in enumerate(section.text.split("\n")):
+            if offset == 0 and section.level:
+                continue
+            lines[section.start_line + offset] = text
+    return lines
+
+
+def table_headers(lines: Mapping[int, str]) -> set[int]:
+    """The lines that head a table (the line above a `| --- |` row): a header shared by every table of one shape
+    names what each note's own rows mean, so it is never a template line."""
+    return {
+        number - 1 for number, text in lines.items() if number - 1 in lines and _DELIMITER_ROW.fullmatch(text.strip())
+    }
+
+
+def note_signatures(note: Note) -> frozenset[int]:
+    """The distinct signatures of a note's body lines: what the vault counts across notes. Table headers and code
+    fences (```` ```text ````) are left out: they are syntax every note of that kind shares."""
+    lines = body_lines(note)
+    skip = table_headers(lines) | {n for n, place in code_blocks(lines).items() if place.fence}
+    return frozenset(sig for n, text in lines.items() if n not in skip and (sig := signature(text)) is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class CodePlace:
+    """Where a line sits in a fenced code block."""
+
+    block: int
+    """The block's first (opening fence) line."""
+    fence: bool
+    """The line is the opening or closing fence."""
+    query: bool
+    """The block is a Dataview, Tasks, query or Bases block."""
+
+
+def code_blocks(lines: Mapping[int, str]) -> dict[int, CodePlace]:
+    """Each line inside a fenced code block (fences included), by file line. An unclosed fence runs to the end."""
+    places: dict[int, CodePlace] = {}
+    open_at: tuple[int, str, int, bool] | None = None  # (line, fence char, length, query?)
+    for number, text in sorted(lines.items()):
+        opened = _FENCE.match(text)
+        if open_at is None:
+            if opened is not None:
+                mark = opened.group(1)
+                open_at = (number, mark[0], len(mark), _QUERY_FENCE.match(text) is not None)
+                places[number] = CodePlace(number, True, open_at[3])
+            continue
+        first, char, length, query = open_at
+        mark = opened.group(1) if opened is not None else ""
+        closing = mark[:1] == char and len(mark) >= length and not text.strip().strip(char)
+        places[number] = CodePlace(first, closing, query)
+        if closing:
+            open_at = None
+    return places
+
+
+def template_sections(sections: Sequence[Section], templates: frozenset[int]) -> list[bool]:
+    """Per section: True when every body line with a word in it is a template line. A section without any (only a
+    heading) goes with the section after it (the last with the one before), so it never stands alone."""
+    flags: list[bool | None] = []
+    for section in sections:
+        lines = {
+            section.start_line + offset: text
+            for offset, text in enumerate(section.text.split("\n"))
+            if offset or not section.level
+        }
+        worded = [n for n, text in lines.items() if signature(text) is not None]
+        found = template_lines(lines, templates)
+        flags.append(all(n in found for n in worded) if worded else None)
+    following: bool | None = None
+    for index in range(len(flags) - 1, -1, -1):
+        if flags[index] is None:
+            flags[index] = following
+        following = flags[index]
+    last = False
+    resolved: list[bool] = []
+    for flag in flags:
+        last = last if flag is None else flag
+        resolved.append(last)
+    return resolved
+
+
+def template_signatures(counts: Mapping[int, int], note_count: int) -> frozenset[int]:
+    """The signatures held by at least `min_notes(note_count)` notes (`counts`: signature → notes holding it)."""
+    floor = min_notes(note_count)
+    return frozenset(sig for sig, count in counts.items() if count >= floor)
+
+
+def is_link_line(source: str) -> bool:
+    """True for a line that is links and next to no prose: `- [[A]]`, `[[A]] · [[B]]`, `Related: [[A]], [[B]]`."""
+    text = _HTML_TAG.sub(" ", _LINE_LEAD.sub("", source, count=1))
+    labels: list[str] = []
+
+    def label(group: int) -> Callable[[re.Match[str]], str]:
+        def take(match: re.Match[str]) -> str:
+            labels.append(match.group(group) or match.group(1) or "")
+            return " "
+
+        return take
+
+    rest = _BARE_URL.sub(label(0), _MD_LINK.sub(label(1), _WIKILINK.sub(label(2), text)))
+    if not labels:
+        return False
+    rest = _LABEL_LEAD.sub(" ", rest, count=1)
+    linked = sum(len(_WORD.findall(label)) for label in labels)
+    prose = len(_WORD.findall(rest))
+    return linked > 0 and prose <= LINK_LINE_PROSE * (linked + prose)
+
+
+def template_lines(lines: Mapping[int, str], templates: frozenset[int]) -> set[int]:
+    """The template lines among `lines` (file line → rendered text). A code block's lines are template lines only
+    when all of them are, fences included (a daily note's Dataview block): a line that docs repeat in many examples
+    (`not done`) is not. A table's header row never is."""
+    code = code_blocks(lines)
+    inner: dict[int, list[int | None]] = {}
+    for number, spot in code.items():
+        if not spot.fence:
+            inner.setdefault(spot.block, []).append(signature(lines[number]))
+    repeated = {
+        block for block, sigs in inner.items() if any(sigs) and all(s in templates for s in sigs if s is not None)
+    }
+    headers = table_headers(lines)
+    found: set[int] = set()
+    for number, text in lines.items():
+        place = code.get(number)
+        if place is not None:
+            if place.block in repeated:
+                found.add(number)
+        elif number not in headers and (sig := signature(text)) is not None and sig in templates:
+            found.add(number)
+    return found
+
+
+def line_kinds(note: Note, source: Sequence[str], templates: frozenset[int]) -> dict[int, LineKind]:
+    """Each body line's kind (file line → kind), for lines with visible text. `source` is the note's text split
+    into lines (file line n is `source[n - 1]`)."""
+    lines = body_lines(note)
+    code = code_blocks(lines)
+    template = template_lines(lines, templates)
+    kinds: dict[int, LineKind] = {}
+    for number, text in sorted(lines.items()):
+        if not text.strip():
+            continue
+        raw = source[number - 1] if 0 < number <= len(source) else text
+        place = code.get(number)
+        if number in template:
+            kinds[number] = "template"
+        elif (place is not None and place.query) or _TEMPLATER.search(raw):
+            kinds[number] = "query"
+        elif place is None and is_link_line(raw):
+            kinds[number] = "links"
+        else:
+            kinds[number] = "prose"
+    return kinds
+
+
+def _shares(kinds: Mapping[int, LineKind], weights: Mapping[int, int], first: int, last: int) -> tuple[int, ...]:
+    totals = {"template": 0, "links": 0, "query": 0, "prose": 0}
+    for number in range(first, last + 1):
+        kind = kinds.get(number)
+        if kind is not None:
+            totals[kind] += weights[number]
+    whole = sum(totals.values())
+    if not whole:
+        return (0, 0, 0)
+    names = ("template", "links", "query")
+    # The prose share rounds down, the rest goes to the other kinds: "no prose" reads 0, never 1.
+    informative = totals["prose"] * 100 // whole
+    shares = [totals[name] * 100 // whole for name in names]
+    shares[max(range(3), key=lambda i: totals[names[i]])] += 100 - informative - sum(shares)
+    return tuple(shares)
+
+
+def _says_nothing(chunk: Chunk, template: frozenset[str], headings: frozenset[str]) -> bool:
+    """True when every line of the chunk's text with a word in it is one of its template lines, or the heading of
+    a section merged into it (headings are structure; the trail carries them)."""
+    lines = chunk.text.split("\n")
+    return all(line.strip() in template or line.strip() in headings or signature(line) is None for line in lines)
+
+
+def annotate(chunks: Iterable[Chunk], note: Note, source: Sequence[str], templates: frozenset[int]) -> list[Chunk]:
+    """The note's chunks with their `noise`; a chunk of nothing but template lines gets an empty `index_text`
+    (unless the note holds nothing else)."""
+    kinds = line_kinds(note, source, templates)
+    texts = body_lines(note)
+    weights = {number: len(texts[number].strip()) for number in kinds}
+    # Something of its own with a word in it (a bare fence or a table rule is not).
+    own = any(kind != "template" and signature(texts[n]) is not None for n, kind in kinds.items())
+    headings = frozenset(s.text.split("\n", 1)[0].strip() for s in note.sections if s.level)
+    out: list[Chunk] = []
+    for chunk in chunks:
+        template, links, query = _shares(kinds, weights, chunk.start_line, chunk.end_line)
+        index_text = chunk.index_text
+        if own and template:
+            lines = range(chunk.start_line, chunk.end_line + 1)
+            dropped = frozenset(texts[n].strip() for n in lines if kinds.get(n) == "template")
+            if _says_nothing(chunk, dropped, headings):
+                index_text = ""
+        out.append(replace(chunk, index_text=index_text, noise=noise_of(template, links, query)))
+    return out
