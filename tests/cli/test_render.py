@@ -23,6 +23,11 @@ RESULT = {"path": "Network/IP plan.md", "title": "IP plan", "heading_path": ["IP
         # A sidecar's /api/search body has ranks but no raw scores: the ranks alone, never a blank.
         pytest.param({"dense_score": None, "keyword_score": None}, "dense #2 · keyword #1\n", id="ranks-only"),
         pytest.param({"dense_rank": None, "dense_score": None}, "dense – · keyword #1 (bm25 7.30)\n", id="one-leg"),
+        pytest.param(
+            {"boosts": ["boilerplate"], "noise": {"template": 0, "links": 80, "query": 20, "informative": 0}},
+            "dense #2 (cosine 0.41) · keyword #1 (bm25 7.30) · boilerplate · links 80%, query 20%\n",
+            id="noise",
+        ),
     ],
 )
 def test_a_result_names_what_moved_it(extra: dict[str, object], expected: str) -> None:

@@ -60,7 +60,7 @@ def test_every_evidence_string_survives_parsing_within_one_section(questions: li
 def test_question_set_size_and_mix(questions: list[Question]) -> None:
     assert len(questions) >= 60
     per_type = Counter(q.type for q in questions)
-    assert set(per_type) == QUESTION_TYPES
+    assert set(per_type) == QUESTION_TYPES - {"daily", "moc"}  # those two are the template vault's
     assert min(per_type.values()) >= 6, per_type
 
 

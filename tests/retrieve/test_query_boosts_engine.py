@@ -31,6 +31,7 @@ from tests.engine_helpers import (
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 IP_QUESTION = "What is the IP address of kodi-livingroom?"
+NAMES = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")
 KODI_LINE = "Kodi on the living room box: the Kodi IP address of the kodi livingroom player, Kodi address book."
 
 
@@ -52,11 +53,13 @@ def boost_vault() -> dict[str, str | bytes]:
             f"{paragraph('uplink')}\n"
         ),
     }
+    # Each line says who it is (a word, not a digit): the same line in 5 of these 14 notes would be a template line
+    # (`chunk.boilerplate`), left out of both legs.
     for i in range(5):
-        notes[f"Homelab/Kodi {i}.md"] = f"# Kodi part {i}\n\n{KODI_LINE} {paragraph(f'kodi{i}', 20)}\n"
+        notes[f"Homelab/Kodi {i}.md"] = f"# Kodi part {i}\n\n{KODI_LINE} Part {NAMES[i]}. {paragraph(f'kodi{i}', 20)}\n"
     for i in range(6):
         notes[f"Work/Port{i}.md"] = (
-            f"# Port review {i}\n\nWhich port does the service use? Port {i} review: port port port. "
+            f"# Port review {i}\n\nWhich port does the service use? Port {i} review {NAMES[i]}: port port port. "
             f"{paragraph(f'review{i}', 20)}\n"
         )
     return notes

@@ -8,12 +8,15 @@ from typing import Literal
 
 from askvault.ask.pipeline import Retrieval
 from askvault.config import PromptParams
-from askvault.model import ChunkInfo, NoteStatus, SearchFilters
+from askvault.model import ChunkInfo, Noise, NoteStatus, SearchFilters
 from askvault.query.dates import current_now
 from askvault.retrieve.date_filter import note_day
+from askvault.retrieve.informative import NOISE_LABEL
 from askvault.retrieve.trace import SearchTrace
 
-FactorKind = Literal["filter", "date_scope", "abstention", "rerank", "prompt_budget", "dense_off", "privacy"]
+FactorKind = Literal[
+    "filter", "date_scope", "abstention", "boilerplate", "rerank", "prompt_budget", "dense_off", "privacy"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +86,9 @@ def factors_for(
         notes = f"{report.notes} note" + ("" if report.notes == 1 else "s")
         detail = f'The question\'s date phrase "{report.phrase}" limited the search to {notes}; '
         found.append(Factor("date_scope", detail + f"this note is dated {day}."))
+    noisy = _noisy_passage(trace, place)
+    if noisy is not None:
+        found.append(Factor("boilerplate", noisy))
     decision = step.decision
     if not decision.answer:
         figures = f"relevance {decision.score:.2f}, needs {decision.threshold:.2f}"
@@ -103,6 +109,32 @@ def factors_for(
     if status.state == "indexed" and status.hidden and status.hidden_detail:
         found.append(Factor("privacy", status.hidden_detail))
     return tuple(found)
+
+
+def noise_words(noise: Noise) -> str:
+    """ "72% template lines the vault repeats across its notes and 28% links" (the parts it has)."""
+    parts = [
+        f"{share}% {words}"
+        for share, words in (
+            (noise.template, "template lines the vault repeats across its notes"),
+            (noise.links, "links"),
+            (noise.query, "query blocks"),
+        )
+        if share
+    ]
+    return " and ".join(parts) if len(parts) < 3 else f"{parts[0]}, {parts[1]} and {parts[2]}"
+
+
+def _noisy_passage(trace: SearchTrace, place: Placement) -> str | None:
+    """The sentence for a note whose best passage lost score for its template, link or query lines."""
+    hit = next((hit for hit in trace.fused if hit.chunk.id == place.fused_id), None)
+    if hit is None or NOISE_LABEL not in hit.boosts:
+        return None
+    trail = " › ".join(hit.chunk.heading_path) or hit.chunk.title
+    return (
+        f"Its best passage ({trail}) is {noise_words(hit.chunk.noise)}, so it ranks below passages that say "
+        "more of their own."
+    )
 
 
 def _reranked(step: Retrieval, place: Placement) -> tuple[int, int] | None:

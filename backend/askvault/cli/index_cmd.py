@@ -124,6 +124,7 @@ def format_summary(report: IndexReport, vault: Path) -> str:
             f"Dense search{by}: {report.dense} — {report.dense_problem or 'not ready yet'}. Keyword search works."
         )
     lines.extend(format_redactions(report.redactions))
+    lines.extend(format_templates(report.template_lines, report.template_floor))
     for problem in report.failed:
         lines.append(f"  failed  {problem.path}: {problem.reason}")
     for problem in report.skipped:
@@ -131,6 +132,16 @@ def format_summary(report: IndexReport, vault: Path) -> str:
     for notice in report.notices:
         lines.append(f"  notice  {notice.path}: {notice.reason}")
     return "\n".join(lines)
+
+
+def format_templates(lines: object, floor: object) -> list[str]:
+    """The line about the vault's template lines (`chunk.boilerplate`), when it has any."""
+    if not isinstance(lines, int) or not lines:
+        return []
+    return [
+        f"Template lines: {lines}, each in at least {floor} notes (footers, templates); left out of search, your "
+        "notes are untouched."
+    ]
 
 
 def format_redactions(redactions: dict[str, object]) -> list[str]:

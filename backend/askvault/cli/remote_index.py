@@ -139,13 +139,15 @@ def report_json(status: Mapping[str, object], sidecar: Sidecar) -> dict[str, obj
         "seconds": last.get("seconds"),
         "finished_at": last.get("finished_at"),
         "redactions": index.get("redactions", {}),
+        "template_lines": last.get("template_lines", 0),
+        "template_floor": last.get("template_floor", 0),
         "sidecar": {"url": sidecar.url, "pid": sidecar.pid, "last_run": dict(last)},
     }
 
 
 def format_remote_summary(status: Mapping[str, object], config: Config, sidecar: Sidecar) -> str:
     """The summary `askvault index` prints, from the sidecar's status after the run."""
-    from askvault.cli.index_cmd import format_redactions
+    from askvault.cli.index_cmd import format_redactions, format_templates
 
     index, vault = _map(status.get("index")), _map(status.get("vault"))
     embedder, last = _map(status.get("embedder")), _map(index.get("last_run"))
@@ -166,6 +168,7 @@ def format_remote_summary(status: Mapping[str, object], config: Config, sidecar:
         lines.append(f"Dense search{by}: {index.get('dense')} — {problem}. Keyword search works.")
     redactions = index.get("redactions")
     lines.extend(format_redactions(dict(redactions) if isinstance(redactions, Mapping) else {}))
+    lines.extend(format_templates(last.get("template_lines"), last.get("template_floor")))
     for kind in ("failed", "skipped", "notice"):
         for problem in _problems(status, kind):
             lines.append(f"  {kind:<7} {problem.get('path')}: {problem.get('reason')}")

@@ -44,6 +44,10 @@ def render_search(body: Mapping[str, object]) -> str:
             snippet = snippet[: SNIPPET_CHARS - 1] + "…"
         moved = [str(b) for b in result.get("boosts") or ()] if isinstance(result.get("boosts"), list) else []
         extra = f" · {', '.join(moved)}" if moved else ""
+        noise = result.get("noise")
+        if isinstance(noise, Mapping):
+            shares = [f"{name} {noise.get(name)}%" for name in ("template", "links", "query") if noise.get(name)]
+            extra += f" · {', '.join(shares)}" if shares else ""
         dense = _leg("dense", result.get("dense_rank"), result.get("dense_score"), "cosine")
         keyword = _leg("keyword", result.get("keyword_rank"), result.get("keyword_score"), "bm25")
         lines.append(

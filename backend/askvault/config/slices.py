@@ -102,6 +102,9 @@ class RetrievalParams:
     (`retrieve/sections.py`; 0: off; eval/README.md, round four, "Within a note")."""
     section_candidates: int = 10
     """How many fused leaders the section order looks at."""
+    noise_penalty: float = 0.3
+    """Hybrid only: a chunk's fused score loses this share of the part of it that is template, link or query lines
+    (`retrieve/informative.py`; 0: off; eval/README.md, "Passages that say nothing")."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,8 @@ QUESTION_TYPES = frozenset(
         "alias_wikilink",
         "date",
         "mention",
+        "daily",
+        "moc",
         NEGATIVE,
     }
 )

@@ -16,6 +16,7 @@ from askvault.query.dates import current_now
 from askvault.retrieve.date_filter import NO_PLAN, DatePlan, plan_date_scope, scoped_dense_search, without_scope
 from askvault.retrieve.fusion import rrf, score_fusion, vocabulary_coverage
 from askvault.retrieve.hit_texts import HitTexts
+from askvault.retrieve.informative import weigh_noise
 from askvault.retrieve.query_boosts import QueryBoosts
 from askvault.retrieve.trace import SearchTrace
 from askvault.store.catalog import ChunkCatalog
@@ -241,6 +242,9 @@ class HybridSearcher:
             fused_ranking = self._boosts.phrases(query, fused_ranking, weights, texts.full)
         if mode == "hybrid" and self._params.section_weight > 0:
             fused_ranking = self._boosts.sections(query, fused_ranking, chunks, self._catalog.by_note(), boosts)
+        if mode == "hybrid" and self._params.noise_penalty > 0:
+            # Before the mentions: a note named in the question keeps its place even when it is a link list.
+            fused_ranking = weigh_noise(fused_ranking, chunks, self._params.noise_penalty, boosts)
         if mode == "hybrid" and self._params.mention_top > 0:
             fused_ranking = self._boosts.promote_mentions(query, filters, fused_ranking, chunks, boosts)
         ids = [fused.chunk_id for fused in fused_ranking]

@@ -10,6 +10,7 @@ from typing import Literal
 from askvault.embed.protocol import Embedder
 from askvault.errors import BadRequest, NotFound
 from askvault.model import Chunk, ChunkInfo, SearchFilters
+from askvault.retrieve.informative import LOW_INFORMATION
 from askvault.retrieve.note_paths import not_found_message
 from askvault.retrieve.note_similarity import (
     SCORE_DIGITS,
@@ -39,6 +40,21 @@ SHORTLIST_EXTRA = 5
 sample vault 5 give the exhaustive top 10 of every note, 0 lose 2 notes in 1,000."""
 KEYWORD_TERMS = 24
 KEYWORD_CHUNKS = 200
+INFORMATIVE_FLOOR = LOW_INFORMATION
+"""A passage with less of its own prose than this (percent; the rest template, link or query lines,
+`chunk.boilerplate`) neither finds related notes nor is found: two notes are never related through a shared
+footer. A note with no such passage at all is represented by all of its passages (eval/README.md, "Passages that
+say nothing")."""
+
+
+def informative(chunks: list[ChunkInfo], floor: int = INFORMATIVE_FLOOR, candidate: bool = False) -> list[ChunkInfo]:
+    """The chunks with at least `floor` percent of their own prose. When none has: all of them for the note asked
+    about (a stub still has related notes), and for a candidate its link lists only (a MOC is what it links to; a
+    note of nothing but template lines is related to nothing through them)."""
+    kept = [chunk for chunk in chunks if chunk.noise.informative >= floor]
+    if kept or not candidate:
+        return kept or chunks
+    return [chunk for chunk in chunks if chunk.noise.links > chunk.noise.template + chunk.noise.query]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +102,7 @@ class RelatedNotes:
         visible: Callable[[ChunkInfo], bool] | None = None,
         *,
         aggregation: Aggregation = AGGREGATION,
+        floor: int = INFORMATIVE_FLOOR,
     ) -> None:
         self._catalog = catalog
         self._keywords = keywords
@@ -93,6 +110,7 @@ class RelatedNotes:
         self._visible = visible
         """Re-checks the privacy rules on each chunk (the index may predate them); None shows every chunk."""
         self.aggregation = aggregation
+        self.floor = floor
 
     def _shown(self, chunk: ChunkInfo) -> bool:
         return self._visible is None or self._visible(chunk)
@@ -118,13 +136,14 @@ class RelatedNotes:
         if not source:
             visible = [note for note in order if shown(note)]  # only on a miss: an excluded note is never suggested
             raise NotFound(not_found_message(path, visible))
+        source = informative(source, self.floor)
         store = self._dense.store
         if method != "keyword" and self._dense.usable and store is not None:
             hits = await self._dense_related(store, path, source, k, chunks, order)
             if hits is not None:
                 return RelatedResult(path, "dense", self._with_passages(hits), {"total": _ms(started)})
         terms = tuple(self._keywords.distinctive_terms([c.id for c in source], KEYWORD_TERMS))
-        hits = self._keyword_related(path, terms, k, chunks)
+        hits = self._keyword_related(path, terms, k, chunks, order)
         return RelatedResult(path, "keyword", self._with_passages(hits), {"total": _ms(started)}, terms)
 
     def _with_passages(self, hits: list[_Candidate]) -> list[RelatedHit]:
@@ -168,8 +187,8 @@ class RelatedNotes:
         candidates: dict[str, list[ChunkInfo]] = {}
         for note in shortlist(found, floors, self.aggregation):
             shown = [c for cid in order.get(note, ()) if (c := chunks.get(cid)) is not None and self._shown(c)]
-            if shown:
-                candidates[note] = shown
+            if kept := informative(shown, self.floor, candidate=True):
+                candidates[note] = kept
                 if len(candidates) >= k + SHORTLIST_EXTRA:
                     break
         vectors = await store.vectors([c.id for members in candidates.values() for c in members])
@@ -190,14 +209,27 @@ class RelatedNotes:
         ]
 
     def _keyword_related(
-        self, path: str, terms: Sequence[str], k: int, chunks: Mapping[str, ChunkInfo]
+        self,
+        path: str,
+        terms: Sequence[str],
+        k: int,
+        chunks: Mapping[str, ChunkInfo],
+        order: Mapping[str, tuple[str, ...]],
     ) -> list[_Candidate]:
         if not terms:
             return []
+        kept: dict[str, frozenset[str]] = {}
 
         def allow(chunk_id: str) -> bool:
             chunk = chunks.get(chunk_id)
-            return chunk is not None and chunk.path != path
+            if chunk is None or chunk.path == path:
+                return False
+            if chunk.noise.informative >= self.floor:
+                return True
+            if chunk.path not in kept:  # only for notes with a noisy passage among the matches: a few chunks each
+                members = [c for cid in order.get(chunk.path, ()) if (c := chunks.get(cid)) is not None]
+                kept[chunk.path] = frozenset(c.id for c in informative(members, self.floor, candidate=True))
+            return chunk_id in kept[chunk.path]
 
         best: dict[str, tuple[float, ChunkInfo]] = {}
         for ranked in self._keywords.search_terms(terms, KEYWORD_CHUNKS, allow).ranked:

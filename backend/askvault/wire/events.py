@@ -23,9 +23,9 @@ def rounded(value: float | None) -> float | None:
 
 def source_to_json(source: SourceRef) -> JsonObject:
     """One source of the retrieval event: the search hit's shape, with its [n], both scores and whether it was
-    sent; `boosts` and `via` stay last and present only when set, as in /api/search."""
+    sent; `boosts`, `noise` and `via` stay last and present only when set, as in /api/search."""
     hit = cast(JsonObject, hit_to_json(source.hit))
-    optional: JsonObject = {key: hit.pop(key) for key in ("boosts", "via") if key in hit}
+    optional: JsonObject = {key: hit.pop(key) for key in ("boosts", "noise", "via") if key in hit}
     return {
         "n": source.n,
         **hit,

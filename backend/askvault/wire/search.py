@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from askvault.model import Chunk, DateScopeReport, Hit, SearchResult, TermStat
+from askvault.model import Chunk, DateScopeReport, Hit, Noise, SearchResult, TermStat
 from askvault.retrieve.related import RelatedResult
 
 
@@ -19,10 +19,18 @@ def chunk_to_json(chunk: Chunk) -> dict[str, object]:
     }
 
 
+def noise_to_json(noise: Noise) -> dict[str, int] | None:
+    """A chunk's template, link and query shares in percent (`chunk.boilerplate`); None for a chunk of prose."""
+    if noise.informative >= 100:
+        return None
+    return {"template": noise.template, "links": noise.links, "query": noise.query, "informative": noise.informative}
+
+
 def hit_to_json(hit: Hit) -> dict[str, object]:
     """One search result: the chunk plus both 1-based ranks (null when a method missed it) and the fused score.
 
-    `boosts` (query-side boosts) is present only when set, so plain results keep their shape.
+    `boosts` (query-side boosts) and `noise` (what share of it is template, link or query lines) are present only
+    when set, so plain results keep their shape.
     """
     shaped: dict[str, object] = {
         **chunk_to_json(hit.chunk),
@@ -32,6 +40,8 @@ def hit_to_json(hit: Hit) -> dict[str, object]:
     }
     if hit.boosts:
         shaped["boosts"] = list(hit.boosts)
+    if (noise := noise_to_json(hit.chunk.noise)) is not None:
+        shaped["noise"] = noise
     return shaped
 
 
@@ -66,6 +76,19 @@ def search_result_to_json(result: SearchResult) -> dict[str, object]:
     }
 
 
+def _passage(chunk: Chunk) -> dict[str, object]:
+    shaped: dict[str, object] = {
+        "chunk_id": chunk.id,
+        "heading_path": list(chunk.heading_path),
+        "start_line": chunk.start_line,
+        "end_line": chunk.end_line,
+        "text": chunk.text,
+    }
+    if (noise := noise_to_json(chunk.noise)) is not None:
+        shaped["noise"] = noise
+    return shaped
+
+
 def related_to_json(result: RelatedResult) -> dict[str, object]:
     """The body of `POST /api/related`, also what `askvault related --json` prints."""
     return {
@@ -76,13 +99,7 @@ def related_to_json(result: RelatedResult) -> dict[str, object]:
                 "path": hit.path,
                 "title": hit.title,
                 "score": hit.score,
-                "passage": {
-                    "chunk_id": hit.passage.id,
-                    "heading_path": list(hit.passage.heading_path),
-                    "start_line": hit.passage.start_line,
-                    "end_line": hit.passage.end_line,
-                    "text": hit.passage.text,
-                },
+                "passage": _passage(hit.passage),
             }
             for hit in result.hits
         ],

@@ -57,6 +57,8 @@ class EngineControl:
                 "skipped": len(report.skipped),
                 "failed": len(report.failed),
                 "seconds": report.seconds,
+                "template_lines": report.template_lines,
+                "template_floor": report.template_floor,
             }
         indexing = engine.indexer.running
         notes = engine.catalog.note_count()  # walks every chunk: count once per status
