@@ -185,6 +185,17 @@ describe("explanation rows", () => {
 		["date scope", { kind: "date_scope", detail: "the date phrase limited the search" }, ["Date scope", "The date phrase limited the search"]],
 		["filter", { kind: "filter", detail: "outside the folder Homelab" }, ["Filter", "Outside the folder Homelab"]],
 		["abstention", { kind: "abstention", detail: "nothing was sent" }, ["Relevance decision", "Nothing was sent"]],
+		[
+			"boilerplate",
+			{
+				kind: "boilerplate",
+				detail: "Its best passage (Kappa Architecture › This note in GitHub) is 100% template lines the vault repeats across its notes, so it ranks below passages that say more of their own.",
+			},
+			[
+				"Boilerplate",
+				"Its best passage (Kappa Architecture › This note in GitHub) is 100% template lines the vault repeats across its notes, so it ranks below passages that say more of their own.",
+			],
+		],
 		["rerank", { kind: "rerank", detail: "moved from 2nd to 7th" }, ["Reranker", "Moved from 2nd to 7th"]],
 		["prompt budget", { kind: "prompt_budget", detail: "dropped for length" }, ["Prompt budget", "Dropped for length"]],
 		["dense off", { kind: "dense_off", detail: "no embeddings" }, ["Semantic search off", "No embeddings"]],

@@ -22,6 +22,20 @@ describe("inspector rows", () => {
 		expect(r.rows.slice(r.cutAfter).every((row) => !row.sent)).toBe(true);
 	});
 
+	it("a source of plain prose has no noise badge; one of template lines has its shares and why it ranks lower", () => {
+		expect(ranking(retrieval).rows.every((row) => row.noise === null)).toBe(true);
+		const noisy: RetrievalEvent = {
+			...retrieval,
+			sources: retrieval.sources.map((s, i) =>
+				i === 1 ? { ...s, boosts: ["boilerplate"], noise: { template: 100, links: 0, query: 0, informative: 0 } } : s,
+			),
+		};
+		expect(ranking(noisy).rows.map((row) => row.noise?.label ?? "")).toEqual(["", "template 100%", ...noisy.sources.slice(2).map(() => "")]);
+		expect(ranking(noisy).rows[1]?.noise?.tooltip).toBe(
+			"Mostly lines this vault repeats across many notes (templates, footers); it ranks below passages that say more.",
+		);
+	});
+
 	it("lists query terms with their document counts", () => {
 		expect(termFacts(retrieval).map((f) => f.label)).toEqual(retrieval.terms.map((t) => t.term));
 	});

@@ -100,6 +100,25 @@ describe("commands", () => {
 		expect(body).toEqual({ query: "kodi maintenance", k: 8 });
 	});
 
+	it("Search vault marks a result that is mostly template lines beside its ranks", async () => {
+		const body = structuredClone(fixtureJson("search.json")) as { results: Record<string, unknown>[] };
+		Object.assign(body.results[0]!, { boosts: ["boilerplate"], noise: { template: 100, links: 0, query: 0, informative: 0 } });
+		routes["/api/search"] = () => jsonResponse(body);
+		app.executeCommandById("ask-vault:search");
+		const input = await waitFor(() => document.querySelector<HTMLInputElement>(".prompt-input"), "search input");
+		input.value = "kodi maintenance";
+		input.dispatchEvent(new Event("input"));
+		await waitFor(() => document.querySelectorAll(".suggestion-item").length === body.results.length, "the results");
+		const items = Array.from(document.querySelectorAll(".suggestion-item"));
+		expect(items.map((i) => i.querySelector(".ask-vault-search-ranks .ask-vault-noise")?.textContent ?? null)).toEqual([
+			"template 100%",
+			...body.results.slice(1).map(() => null),
+		]);
+		expect(items[0]!.querySelector(".ask-vault-noise")?.getAttribute("aria-label")).toBe(
+			"Mostly lines this vault repeats across many notes (templates, footers); it ranks below passages that say more.",
+		);
+	});
+
 	it("Ask about current note scopes to the note's folder; the answer opens in the chat", async () => {
 		const file = Object.assign(new shim.TFile(), { path: "Homelab/Postgres.md", basename: "Postgres", extension: "md" });
 		app.workspace.activeFile = file;

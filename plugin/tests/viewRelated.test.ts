@@ -68,6 +68,24 @@ describe("Related notes", () => {
 		expect(v.contentEl.querySelector(".ask-vault-related-score")?.getAttribute("aria-label")).toBe("Similarity 0.741");
 	});
 
+	it("a passage that is mostly links carries a muted badge with its share; one of plain prose none", async () => {
+		routes["/api/related"] = (call) => {
+			const body = structuredClone(golden()) as { results: { passage: Record<string, unknown> }[] };
+			body.results[1]!.passage.noise = { template: 0, links: 80, query: 0, informative: 20 };
+			return jsonResponse({ ...body, path: bodyOf(call).path });
+		};
+		const v = await openRelated();
+		show("Homelab/Kodi.md");
+		await waitFor(() => v.state.kind === "ready", "the related notes");
+		const items = Array.from(v.contentEl.querySelectorAll(".ask-vault-related-item"));
+		expect(items.map((li) => li.querySelector(".ask-vault-noise")?.textContent ?? null)).toEqual([null, "links 80%"]);
+		const badge = items[1]!.querySelector(".ask-vault-noise")!;
+		expect(badge.getAttribute("aria-label")).toBe("Mostly lines that are only links.");
+		// Beside the trail, which still reads as the trail alone.
+		expect(badge.parentElement).toBe(items[1]!.querySelector(".ask-vault-related-trail")?.parentElement);
+		expect(entries(v)[1]).toEqual(["Postgres", "0.519", "Homelab/Postgres.md › Postgres › Connection"]);
+	});
+
 	it("hovering an entry asks Page preview for that note at its passage; clicking opens it there", async () => {
 		answerRelated();
 		const v = await openRelated();

@@ -107,6 +107,7 @@ export function outcomeFacts(body: ExplainBody): Fact[] {
 const FACTOR_LABEL: Record<string, string> = {
 	filter: "Filter",
 	date_scope: "Date scope",
+	boilerplate: "Boilerplate",
 	abstention: "Relevance decision",
 	rerank: "Reranker",
 	prompt_budget: "Prompt budget",

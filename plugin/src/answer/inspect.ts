@@ -2,6 +2,7 @@
 
 import type { DoneEvent, RerankReport, RetrievalEvent } from "../sidecar/wire";
 import { headingTrail } from "./citations";
+import { hitNoiseBadge, type NoiseBadge } from "./noise";
 
 export const DASH = "–";
 
@@ -35,6 +36,8 @@ export interface RankingRow {
 	/** Place in the fused ranking before the reranker moved it ("" when the order was not reranked). */
 	fusedPlace: string;
 	sent: boolean;
+	/** Its template, link or query share, when it has one (`template 100%`). */
+	noise: NoiseBadge | null;
 }
 
 export interface Ranking {
@@ -56,6 +59,7 @@ export function ranking(retrieval: RetrievalEvent): Ranking {
 		fused: formatScore(s.fused_score),
 		fusedPlace: reranked ? fusedPlace(fusedOrder, s.id) : "",
 		sent: s.sent,
+		noise: hitNoiseBadge(s),
 	}));
 	let cutAfter = 0;
 	rows.forEach((r, i) => {

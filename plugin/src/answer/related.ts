@@ -3,6 +3,7 @@
 import { isAbort, SidecarError } from "../sidecar/client";
 import type { RelatedBody, RelatedResult } from "../sidecar/wire";
 import { headingTrail, type Located } from "./citations";
+import { noiseBadge, type NoiseBadge } from "./noise";
 import { formatSignal } from "./relevance";
 
 /** Switching notes quickly (arrow keys in the file list, tab cycling) asks once, for the note that stayed. */
@@ -58,6 +59,11 @@ export function passageOf(result: RelatedResult): Located {
 /** `Jellyfin.md › Jellyfin › Setup`: the closest passage's trail. */
 export function passageTrail(result: RelatedResult): string {
 	return headingTrail(passageOf(result));
+}
+
+/** The passage's template, link or query share, when it has one (no ranking clause: related notes are not a search). */
+export function passageNoise(result: RelatedResult): NoiseBadge | null {
+	return noiseBadge(result.passage.noise, false);
 }
 
 /** The state a failed request leaves; null when it was aborted (a newer note took over). */

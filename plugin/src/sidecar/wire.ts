@@ -88,6 +88,18 @@ export type QueryTerm = Infer<typeof term>;
 const counts = obj({ dense: num, keyword: num });
 const timings = record(nullable(num));
 
+/**
+ * What share of a passage says nothing of its own, in percent of its visible characters: lines the vault repeats
+ * across many notes (templates, footers), lines that are only links, query blocks (Dataview, Tasks);
+ * `informative` is the rest. Absent for plain prose, and from sidecars older than it: read as null.
+ */
+const noise = obj({ template: num, links: num, query: num, informative: num });
+export type Noise = Infer<typeof noise>;
+const noiseField = withDefault(nullable(noise), null);
+
+/** The boost label of a hit whose fused score its `noise` lowered (hybrid search). */
+export const BOILERPLATE_BOOST = "boilerplate";
+
 const hitFields = {
 	id: str,
 	path: str,
@@ -99,6 +111,9 @@ const hitFields = {
 	dense_rank: nullable(num),
 	keyword_rank: nullable(num),
 	fused_score: num,
+	/** What moved it (`identifier:<token>`, `section`, `mention:[[…]]`, `tag:#…`, `boilerplate`); absent: none. */
+	boosts: withDefault(arr(str), []),
+	noise: noiseField,
 };
 const searchResult = obj(hitFields);
 
@@ -328,7 +343,7 @@ export const explainBody = obj({
 	terms: obj({ matched: arr(str), missing: arr(str) }),
 	cut: obj({ k: num, sent: num, last_score: nullable(num) }),
 	dense_available: bool,
-	/** `kind`: filter, date_scope, abstention, rerank, prompt_budget, dense_off, privacy (or a later one). */
+	/** `kind`: filter, date_scope, boilerplate, abstention, rerank, prompt_budget, dense_off, privacy (or a later one). */
 	factors: withDefault(arr(obj({ kind: str, detail: str })), []),
 	relevance: withDefault(nullable(relevance), null),
 });
@@ -342,7 +357,7 @@ const relatedResult = obj({
 	/** Dense: cosine in -1..1; keyword: BM25 normalised to 0..1 by the top result. */
 	score: num,
 	/** The candidate's chunk closest to the source note: the hover preview and click target. */
-	passage: obj({ chunk_id: str, heading_path: arr(str), start_line: num, end_line: num, text: str }),
+	passage: obj({ chunk_id: str, heading_path: arr(str), start_line: num, end_line: num, text: str, noise: noiseField }),
 });
 export type RelatedResult = Infer<typeof relatedResult>;
 

@@ -12,6 +12,7 @@ import {
 } from "../answer/inspect";
 import { relevanceFacts, verdict } from "../answer/relevance";
 import type { DoneEvent, RetrievalEvent } from "../sidecar/wire";
+import { renderNoiseBadge } from "./noiseBadge";
 
 /** A definition list of label/value rows (also used by the "Why not…?" panel). */
 export function facts(parent: HTMLElement, items: Fact[], cls: string): void {
@@ -75,7 +76,7 @@ export function renderInspector(el: HTMLElement, retrieval: RetrievalEvent | nul
 			const tr = body.createEl("tr", { cls: row.sent ? "is-sent" : "is-unsent" });
 			tr.setAttr("data-chunk-id", row.id);
 			tr.createEl("td", { text: row.label });
-			tr.createEl("td", { text: row.where });
+			renderNoiseBadge(tr.createEl("td", { text: row.where }), row.noise);
 			tr.createEl("td", { text: row.dense, cls: "ask-vault-num" });
 			tr.createEl("td", { text: row.keyword, cls: "ask-vault-num" });
 			tr.createEl("td", { text: row.fused, cls: "ask-vault-num" });

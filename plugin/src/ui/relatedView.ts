@@ -4,6 +4,7 @@ import { type HoverParent, type HoverPopover, ItemView, type TFile, type Workspa
 import { linktextFor } from "../answer/citations";
 import {
 	formatRelatedScore,
+	passageNoise,
 	passageOf,
 	passageTrail,
 	RelatedFeed,
@@ -14,6 +15,7 @@ import {
 import type { RelatedResult } from "../sidecar/wire";
 import { RELATED_ICON, VIEW_TYPE_RELATED } from "../constants";
 import type { AskVaultHost } from "../plugin/host";
+import { renderNoiseBadge } from "./noiseBadge";
 import { openLocated } from "./openNote";
 
 const ENTRY_SELECTOR = "[data-ask-vault-related]";
@@ -118,7 +120,9 @@ export class RelatedView extends ItemView implements HoverParent {
 		link.createSpan({ cls: "ask-vault-related-title", text: result.title });
 		const score = formatRelatedScore(result.score);
 		link.createSpan({ cls: "ask-vault-related-score", text: score, attr: { "aria-label": `${label} ${score}` } });
-		item.createDiv({ cls: "ask-vault-muted ask-vault-related-trail", text: passageTrail(result) });
+		const passage = item.createDiv({ cls: "ask-vault-related-passage" });
+		passage.createSpan({ cls: "ask-vault-muted ask-vault-related-trail", text: passageTrail(result) });
+		renderNoiseBadge(passage, passageNoise(result));
 	}
 
 	private entryAt(evt: UIEvent): { el: HTMLElement; result: RelatedResult } | null {

@@ -3,8 +3,10 @@
 import { type App, Keymap, Notice, SuggestModal } from "obsidian";
 import { headingTrail, linktextFor } from "../answer/citations";
 import { formatRank } from "../answer/inspect";
+import { hitNoiseBadge } from "../answer/noise";
 import type { SidecarClient } from "../sidecar/client";
 import type { SearchResult } from "../sidecar/wire";
+import { renderNoiseBadge } from "./noiseBadge";
 
 const DEBOUNCE_MS = 200;
 const SNIPPET_CHARS = 160;
@@ -59,10 +61,11 @@ export class SearchModal extends SuggestModal<SearchResult> {
 			cls: "ask-vault-search-snippet",
 			text: snippet.length > SNIPPET_CHARS ? `${snippet.slice(0, SNIPPET_CHARS)}…` : snippet,
 		});
-		el.createDiv({
+		const ranks = el.createDiv({
 			cls: "ask-vault-search-ranks",
 			text: `Dense ${formatRank(result.dense_rank)} · keyword ${formatRank(result.keyword_rank)}`,
 		});
+		renderNoiseBadge(ranks, hitNoiseBadge(result));
 	}
 
 	onChooseSuggestion(result: SearchResult, evt: MouseEvent | KeyboardEvent): void {
