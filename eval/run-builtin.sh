@@ -9,7 +9,8 @@
 #   EMBED_MODEL=all-minilm OLLAMA_HOST=http://127.0.0.1:11435 CORPORA_DIR=… bash eval/run-builtin.sh
 #                                                              # the same through Ollama's API → eval/results/http-all-minilm/
 #
-# VAULTS="sample tasks-docs de-wiki" (the default) limits the run; the sample vault needs no CORPORA_DIR.
+# VAULTS="sample tasks-docs de-wiki template" (the default) limits the run; the sample and template vaults need no
+# CORPORA_DIR.
 # RESULTS=dir writes there instead (relative to the repository root). Extra arguments go to `askvault eval`.
 # Per vault it writes NAME.json, NAME/report.md and NAME/chart.png (NAME: sample, corpora-tasks-docs,
 # corpora-de-wiki) and NAME.figures.md (set_figures.py's table). Each vault is indexed from scratch into a
@@ -36,7 +37,7 @@ else
   # nothing goes over the network.
   model_args=(--ollama-url "http://127.0.0.1:9")
 fi
-names=(${VAULTS:-sample tasks-docs de-wiki})
+names=(${VAULTS:-sample tasks-docs de-wiki template})
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -49,6 +50,10 @@ for name in "${names[@]}"; do
     sets=("$repo/eval/questions.jsonl" "$repo/eval/questions-negatives.jsonl" "$repo/eval/questions-de.jsonl"
       "$repo/eval/questions-crosslingual.jsonl")
     out="sample"
+  elif [[ "$name" == template ]]; then
+    vault="$repo/eval/template-vault"
+    sets=("$repo/eval/template-vault-questions.jsonl")
+    out="template"
   else
     if [[ -z "${CORPORA_DIR:-}" || ! -d "${CORPORA_DIR:-}/$name" ]]; then
       echo "run-builtin.sh: set CORPORA_DIR to the folder holding $name (eval/corpora/README.md)." >&2
