@@ -55,7 +55,9 @@ def test_lines_that_differ_only_in_urls_digits_case_or_ticks_match(a: str, b: st
     assert signature(a) == signature(b) is not None
 
 
-@pytest.mark.parametrize("line", ["", "   ", "| --- | --- |", "```", "---", "· · ·"])
+@pytest.mark.parametrize(
+    "line", ["", "   ", "| --- | --- |", "```", "---", "· · ·", "https://example.com/a", "- <https://example.org/b>"]
+)
 def test_a_line_without_words_has_no_signature(line: str) -> None:
     assert normalise(line) == ""
     assert signature(line) is None

@@ -73,7 +73,8 @@ def normalise(line: str) -> str:
     text = _TICKED.sub("[ ]", text)
     text = _DIGITS.sub("0", text)
     text = " ".join(text.casefold().split())
-    return text if _WORD.search(text) else ""
+    # A line of nothing but links to different pages (a list of sources) is not one line repeated.
+    return text if _WORD.search(text.replace("<url>", "")) else ""
 
 
 def signature(line: str) -> int | None:
