@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import logging
 import time
 from collections.abc import Callable, Iterable
@@ -26,6 +25,7 @@ from askvault.index.refresh import KeywordRefresh
 from askvault.index.report import IndexReport, Problem, Progress
 from askvault.index.safety import refuse_mass_delete
 from askvault.index.scan import NoteFile, ScanResult, VaultFilter, read_note_bytes, scan_vault
+from askvault.index.templates import TemplateLines
 from askvault.index.worker import Worker
 from askvault.parse.decode import NotText, decode_note, normalize_newlines
 from askvault.parse.links import LinkResolver
@@ -36,9 +36,6 @@ from askvault.store.manifest import Manifest, NoteStat
 from askvault.store.protocol import KeywordIndex
 
 log = logging.getLogger(__name__)
-
-TEMPLATES_META_KEY = "template_lines"
-"""The manifest meta entry holding the template line signatures the indexed chunks were cut with (JSON list)."""
 
 
 class Indexer:
@@ -86,8 +83,7 @@ class Indexer:
             f"|{BOILERPLATE_VERSION}"
         )
         self._version = hashlib.sha256(version.encode()).hexdigest()[:12]
-        self._templates = self._stored_templates()
-        """The vault's template lines as the indexed chunks were cut with (`chunk.boilerplate`)."""
+        self._templates = TemplateLines(manifest)
 
     # ----- observation -------------------------------------------------------------------------
     @property
@@ -179,7 +175,7 @@ class Indexer:
         report.notes = self._manifest.count_notes()
         report.chunks = self._manifest.count_chunks()
         report.redactions = self.redactions.summary()
-        report.template_lines, report.template_floor = len(self._templates), min_notes(report.notes)
+        report.template_lines, report.template_floor = len(self._templates.current), min_notes(report.notes)
         report.dense, report.dense_problem = self._dense.state, self._dense.problem
         if self.problems.changed:
             try:
@@ -285,30 +281,17 @@ class Indexer:
         self._retemplate(resolver, report)
         loop.call_soon_threadsafe(self._emit, Progress("notes", len(batch.upserts), len(batch.upserts)))
 
-    def _stored_templates(self) -> frozenset[int]:
-        raw = self._manifest.get_meta(TEMPLATES_META_KEY)
-        try:
-            return frozenset(int(sig) for sig in json.loads(raw)) if raw else frozenset()
-        except (ValueError, TypeError):  # damaged: the next run finds the difference and re-cuts those notes
-            return frozenset()
-
     def _retemplate(self, resolver: LinkResolver, report: IndexReport) -> None:
-        """After the notes changed: the lines now held by enough notes to be template lines, and the notes whose
-        chunks must be cut again because one of their lines became (or stopped being) one. Saved last, so a run
-        stopped halfway finds the same difference next time."""
-        templates = self._manifest.shared_lines(min_notes)
-        changed = templates ^ self._templates
-        if not changed:
-            return
+        """After the notes changed: re-cut the notes holding a line that became, or stopped being, a template line."""
+        templates, notes = self._templates.pending()
         quiet = IndexReport()  # these notes did not change: the run's summary counts them once, as it found them
-        for path in sorted(self._manifest.notes_with_lines(changed)):
+        for path in notes:
             self._worker.check_abort()
             note_file = NoteFile.stat(self._vault.root, path)
             if note_file is not None and self._filter.excluded(path) is None:
                 self._index_note(note_file, resolver, quiet, templates=templates)
         report.failed.extend(quiet.failed)
-        self._templates = templates
-        self._manifest.set_meta(TEMPLATES_META_KEY, json.dumps(sorted(templates)))
+        self._templates.settle(templates)
 
     def _index_note(
         self,
@@ -348,7 +331,7 @@ class Indexer:
                 report.skipped.append(Problem(note_file.path, f"opted out ({self._vault.opt_out_key}: false)"))
                 return 0
             note = self._privacy.prepare(note).note  # excluded headings dropped, secrets redacted
-            templates = self._templates if templates is None else templates
+            templates = self._templates.current if templates is None else templates
             chunks = chunk_note(note, self._chunking, note_file.mtime_ns / 1e9, templates)
             source = normalize_newlines(text.removeprefix("\ufeff")).split("\n")
             chunks = annotate(chunks, note, source, templates)
