@@ -37,6 +37,8 @@ class IndexState:
     stale_vectors: tuple[str, ...]
     """Chunks whose stored vector is not the embedding of their current text."""
     unembedded: int
+    embeddable: frozenset[str] = frozenset()
+    """The chunks that get a vector: those with an index text (a chunk of nothing but template lines has none)."""
 
 
 def _connect(data_dir: Path) -> sqlite3.Connection:
@@ -89,14 +91,15 @@ async def read_index(data_dir: Path, embed_model: str | None, dim: int) -> Index
         if collection is not None:
             unembedded = conn.execute(
                 "SELECT count(*) FROM chunks c LEFT JOIN vectors v ON v.collection = ? AND v.chunk_id = c.id "
-                "AND v.content_hash = c.content_hash WHERE v.chunk_id IS NULL",
+                "AND v.content_hash = c.content_hash WHERE v.chunk_id IS NULL AND c.index_text != ''",
                 (collection,),
             ).fetchone()[0]
     finally:
         conn.close()
     chunks = {cid: (path, digest) for cid, path, digest, _ in rows}
+    embeddable = frozenset(cid for cid, _, _, index_text in rows if index_text)
     if collection is None:
-        return IndexState(notes, chunks, frozenset(), 0, (), len(chunks))
+        return IndexState(notes, chunks, frozenset(), 0, (), len(embeddable), embeddable)
     store = await EdgeVectorStore.open(data_dir / VECTORS_DIR, collection, dim)
     try:
         ids = frozenset(await store.ids())
@@ -104,6 +107,8 @@ async def read_index(data_dir: Path, embed_model: str | None, dim: int) -> Index
         prefix = prefixes_for(embed_model).document if embed_model else ""  # None: the built-in (no prefix)
         stale: list[str] = []
         for cid, _, _, index_text in rows:
+            if not index_text:
+                continue  # never embedded
             # The fake embedder is deterministic: the stored vector must be the one of the current text.
             # Texts with the same bag of words share a vector, hence several hits and the tie allowance.
             hits = await store.search(fake_embedding(prefix + index_text, dim), TIES, SearchFilters())
@@ -112,7 +117,7 @@ async def read_index(data_dir: Path, embed_model: str | None, dim: int) -> Index
                 stale.append(cid)
     finally:
         await store.close()
-    return IndexState(notes, chunks, ids, points, tuple(sorted(stale)), unembedded)
+    return IndexState(notes, chunks, ids, points, tuple(sorted(stale)), unembedded, embeddable)
 
 
 def divergences(recovered: IndexState, fresh: IndexState) -> list[str]:
@@ -134,7 +139,7 @@ def divergences(recovered: IndexState, fresh: IndexState) -> list[str]:
         {"|".join((cid, *v)) for cid, v in fresh.chunks.items()},
     )
     for name, state in (("recovered", recovered), ("fresh", fresh)):
-        differ(f"{name}: vector ids vs chunk ids (orphans are extra)", set(state.vector_ids), set(state.chunks))
+        differ(f"{name}: vector ids vs chunk ids (orphans are extra)", set(state.vector_ids), set(state.embeddable))
         if state.vector_points != len(state.vector_ids):
             found.append(f"{name}: {state.vector_points} points for {len(state.vector_ids)} ids (duplicates)")
         if state.stale_vectors:

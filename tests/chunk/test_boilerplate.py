@@ -223,3 +223,10 @@ def test_fences_and_table_headers_are_never_counted_as_template_lines() -> None:
     assert signature("| Status | Next |") not in counted
     assert signature("code") in counted
     assert signature("| x | y |") in counted
+
+
+def test_lines_past_the_cap_are_neither_template_nor_link_lines() -> None:
+    long_line = "[[a]] " * 400  # 2,400 characters of links
+    assert signature(long_line) is None
+    assert is_link_line(long_line) is False
+    assert is_link_line("[" * 100_000) is False  # and it returns at once: no regular expression sees it

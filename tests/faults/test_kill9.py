@@ -91,8 +91,9 @@ async def test_a_lost_chunk_row_is_a_divergence(two_indexes: tuple[Path, Path]) 
 @pytest.mark.parametrize(
     ("sql", "problem"),
     [
-        ("INSERT INTO chunks SELECT 'x' || id, 'Nowhere.md', ordinal, title, heading_path, start_line, end_line, "
-         "text, index_text, tags, mtime, content_hash, language, aliases FROM chunks LIMIT 1",
+        ("INSERT INTO chunks (id, path, ordinal, title, heading_path, start_line, end_line, text, index_text, tags, "
+         "mtime, content_hash, language, aliases) SELECT 'x' || id, 'Nowhere.md', ordinal, title, heading_path, "
+         "start_line, end_line, text, index_text, tags, mtime, content_hash, language, aliases FROM chunks LIMIT 1",
          "1 chunk rows without their note"),
         ("INSERT INTO notes (path, fingerprint, mtime, size, title) VALUES ('Empty.md', 'f', 1, 1, 'Empty')",
          "1 notes without chunks"),

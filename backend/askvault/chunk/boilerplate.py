@@ -53,6 +53,9 @@ _HTML_TAG = re.compile(r"</?[A-Za-z][^>]*>")
 _LINE_LEAD = re.compile(r"^\s*(?:>\s*)*(?:(?:[-*+]|\d+[.)])\s+)?(?:\[.\]\s+)?")
 _LABEL_LEAD = re.compile(r"^\W*\w+(?:\s+\w+)?\s*:")
 """`Related:` / `See also:` before a list of links: a label, not prose."""
+MAX_LINE_CHARS = 1_000
+"""Longer lines are never template or link lines (no footer or link list is one line that long), and are not
+looked at: the regular expressions below must stay linear on a hostile note's megabyte-long line."""
 LINK_LINE_PROSE = 0.25
 """A line whose words outside its links are at most this share of its visible letters is a link line: room for
 `and`, `or`, a separator or two, never for a sentence around a link."""
@@ -78,7 +81,10 @@ def normalise(line: str) -> str:
 
 
 def signature(line: str) -> int | None:
-    """A 63-bit fingerprint of the normalised line (it fits SQLite's INTEGER); None for a line without words."""
+    """A 63-bit fingerprint of the normalised line (it fits SQLite's INTEGER); None for a line without words or one
+    longer than `MAX_LINE_CHARS`."""
+    if len(line) > MAX_LINE_CHARS:
+        return None
     text = normalise(line)
     if not text:
         return None
@@ -87,8 +93,11 @@ def signature(line: str) -> int | None:
 
 
 def body_lines(note: Note) -> dict[int, str]:
-    """File line → rendered text of every line inside a section, headings left out (the trail carries them)."""
+    """File line → rendered text of every line inside a section, headings left out (the trail carries them). Nothing
+    for a note the parser read as plain text (too heavy for Markdown): it is cut by size, and looked at no further."""
     lines: dict[int, str] = {}
+    if note.plain_text:
+        return lines
     for section in note.sections:
         for offset, text in enumerate(section.text.split("\n")):
             if offset == 0 and section.level:
@@ -180,6 +189,8 @@ def template_signatures(counts: Mapping[int, int], note_count: int) -> frozenset
 
 def is_link_line(source: str) -> bool:
     """True for a line that is links and next to no prose: `- [[A]]`, `[[A]] · [[B]]`, `Related: [[A]], [[B]]`."""
+    if len(source) > MAX_LINE_CHARS:
+        return False
     text = _HTML_TAG.sub(" ", _LINE_LEAD.sub("", source, count=1))
     labels: list[str] = []
 
