@@ -2,6 +2,7 @@
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { SchemaError } from "../src/sidecar/schema";
 
 /** Set by vitest.config.ts from its own location, so it holds in every test environment (jsdom included). */
 const FIXTURES = process.env.ASK_VAULT_FIXTURES ?? "";
@@ -137,4 +138,15 @@ export function bodyOf(call: Call | undefined): Record<string, unknown> {
 	const body = call?.init.body;
 	if (typeof body !== "string") throw new Error("no JSON body");
 	return JSON.parse(body) as Record<string, unknown>;
+}
+
+/** The field a refused body names: the path of the `SchemaError` that `run` throws (fails if it throws nothing else). */
+export function refusedAt(run: () => unknown): string {
+	try {
+		run();
+	} catch (e) {
+		if (e instanceof SchemaError) return e.path;
+		throw e;
+	}
+	throw new Error("accepted, expected a SchemaError");
 }

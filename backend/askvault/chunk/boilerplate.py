@@ -115,11 +115,8 @@ def table_headers(lines: Mapping[int, str]) -> set[int]:
 
 
 def note_signatures(note: Note) -> frozenset[int]:
-    """The distinct signatures of a note's body lines: what the vault counts across notes. Table headers and code
-    fences (```` ```text ````) are left out: they are syntax every note of that kind shares."""
-    lines = body_lines(note)
-    skip = table_headers(lines) | {n for n, place in code_blocks(lines).items() if place.fence}
-    return frozenset(sig for n, text in lines.items() if n not in skip and (sig := signature(text)) is not None)
+    """The distinct signatures of a note's body lines: what the vault counts across notes (`NoteLines.counted`)."""
+    return NoteLines.of(body_lines(note)).counted()
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +152,54 @@ def code_blocks(lines: Mapping[int, str]) -> dict[int, CodePlace]:
     return places
 
 
+@dataclass(frozen=True, slots=True)
+class NoteLines:
+    """A note's body lines read once: their texts, signatures, code blocks and table headers (each line is hashed
+    once, however many of the questions below are asked of it)."""
+
+    text: Mapping[int, str]
+    """File line → rendered text (`body_lines`)."""
+    sigs: Mapping[int, int]
+    """File line → signature, for the lines that have one."""
+    code: Mapping[int, CodePlace]
+    headers: frozenset[int]
+
+    @classmethod
+    def of(cls, text: Mapping[int, str]) -> NoteLines:
+        sigs = {number: sig for number, line in text.items() if (sig := signature(line)) is not None}
+        return cls(text, sigs, code_blocks(text), frozenset(table_headers(text)))
+
+    def counted(self) -> frozenset[int]:
+        """The signatures the vault counts across notes. Table headers and code fences (```` ```text ````) are left
+        out: they are syntax every note of that kind shares."""
+        return frozenset(
+            sig
+            for number, sig in self.sigs.items()
+            if number not in self.headers and not ((place := self.code.get(number)) is not None and place.fence)
+        )
+
+    def templates(self, templates: frozenset[int]) -> set[int]:
+        """The template lines. A code block's lines are template lines only when all of them are, fences included
+        (a daily note's Dataview block): a line that docs repeat in many examples (`not done`) is not. A table's
+        header row never is."""
+        inner: dict[int, list[int | None]] = {}
+        for number, spot in self.code.items():
+            if not spot.fence:
+                inner.setdefault(spot.block, []).append(self.sigs.get(number))
+        repeated = {
+            block for block, sigs in inner.items() if any(sigs) and all(s in templates for s in sigs if s is not None)
+        }
+        found: set[int] = set()
+        for number in self.text:
+            place = self.code.get(number)
+            if place is not None:
+                if place.block in repeated:
+                    found.add(number)
+            elif number not in self.headers and self.sigs.get(number) in templates:
+                found.add(number)
+        return found
+
+
 def template_sections(sections: Sequence[Section], templates: frozenset[int]) -> list[bool]:
     """Per section: True when every body line with a word in it is a template line. A section without any (only a
     heading) goes with the section after it (the last with the one before), so it never stands alone."""
@@ -165,9 +210,9 @@ def template_sections(sections: Sequence[Section], templates: frozenset[int]) ->
             for offset, text in enumerate(section.text.split("\n"))
             if offset or not section.level
         }
-        worded = [n for n, text in lines.items() if signature(text) is not None]
-        found = template_lines(lines, templates)
-        flags.append(all(n in found for n in worded) if worded else None)
+        read = NoteLines.of(lines)
+        found = read.templates(templates)
+        flags.append(all(n in found for n in read.sigs) if read.sigs else None)
     following: bool | None = None
     for index in range(len(flags) - 1, -1, -1):
         if flags[index] is None:
@@ -210,42 +255,19 @@ def is_link_line(source: str) -> bool:
     return linked > 0 and prose <= LINK_LINE_PROSE * (linked + prose)
 
 
-def template_lines(lines: Mapping[int, str], templates: frozenset[int]) -> set[int]:
-    """The template lines among `lines` (file line → rendered text). A code block's lines are template lines only
-    when all of them are, fences included (a daily note's Dataview block): a line that docs repeat in many examples
-    (`not done`) is not. A table's header row never is."""
-    code = code_blocks(lines)
-    inner: dict[int, list[int | None]] = {}
-    for number, spot in code.items():
-        if not spot.fence:
-            inner.setdefault(spot.block, []).append(signature(lines[number]))
-    repeated = {
-        block for block, sigs in inner.items() if any(sigs) and all(s in templates for s in sigs if s is not None)
-    }
-    headers = table_headers(lines)
-    found: set[int] = set()
-    for number, text in lines.items():
-        place = code.get(number)
-        if place is not None:
-            if place.block in repeated:
-                found.add(number)
-        elif number not in headers and (sig := signature(text)) is not None and sig in templates:
-            found.add(number)
-    return found
-
-
-def line_kinds(note: Note, source: Sequence[str], templates: frozenset[int]) -> dict[int, LineKind]:
+def line_kinds(
+    note: Note, source: Sequence[str], templates: frozenset[int], read: NoteLines | None = None
+) -> dict[int, LineKind]:
     """Each body line's kind (file line → kind), for lines with visible text. `source` is the note's text split
-    into lines (file line n is `source[n - 1]`)."""
-    lines = body_lines(note)
-    code = code_blocks(lines)
-    template = template_lines(lines, templates)
+    into lines (file line n is `source[n - 1]`); `read` the note's lines when the caller has them already."""
+    read = read or NoteLines.of(body_lines(note))
+    template = read.templates(templates)
     kinds: dict[int, LineKind] = {}
-    for number, text in sorted(lines.items()):
+    for number, text in sorted(read.text.items()):
         if not text.strip():
             continue
         raw = source[number - 1] if 0 < number <= len(source) else text
-        place = code.get(number)
+        place = read.code.get(number)
         if number in template:
             kinds[number] = "template"
         elif (place is not None and place.query) or _TEMPLATER.search(raw):
@@ -281,14 +303,21 @@ def _says_nothing(chunk: Chunk, template: frozenset[str], headings: frozenset[st
     return all(line.strip() in template or line.strip() in headings or signature(line) is None for line in lines)
 
 
-def annotate(chunks: Iterable[Chunk], note: Note, source: Sequence[str], templates: frozenset[int]) -> list[Chunk]:
+def annotate(
+    chunks: Iterable[Chunk],
+    note: Note,
+    source: Sequence[str],
+    templates: frozenset[int],
+    read: NoteLines | None = None,
+) -> list[Chunk]:
     """The note's chunks with their `noise`; a chunk of nothing but template lines gets an empty `index_text`
-    (unless the note holds nothing else)."""
-    kinds = line_kinds(note, source, templates)
-    texts = body_lines(note)
+    (unless the note holds nothing else). `read`: the note's lines when the caller has them already."""
+    read = read or NoteLines.of(body_lines(note))
+    kinds = line_kinds(note, source, templates, read)
+    texts = read.text
     weights = {number: len(texts[number].strip()) for number in kinds}
     # Something of its own with a word in it (a bare fence or a table rule is not).
-    own = any(kind != "template" and signature(texts[n]) is not None for n, kind in kinds.items())
+    own = any(kind != "template" and n in read.sigs for n, kind in kinds.items())
     headings = frozenset(s.text.split("\n", 1)[0].strip() for s in note.sections if s.level)
     out: list[Chunk] = []
     for chunk in chunks:

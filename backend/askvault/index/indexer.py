@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from askvault.chunk import CHUNKER_VERSION, chunk_note, params_key
-from askvault.chunk.boilerplate import BOILERPLATE_VERSION, annotate, min_notes, note_signatures
+from askvault.chunk.boilerplate import BOILERPLATE_VERSION, NoteLines, annotate, body_lines, min_notes
 from askvault.config import ChunkParams, VaultConfig
 from askvault.embed.protocol import Embedder
 from askvault.errors import AskVaultError, StoreError, VaultError, VaultLooksEmpty
@@ -23,7 +23,7 @@ from askvault.index.privacy import IndexPrivacy, Redactions
 from askvault.index.problems import PROBLEMS_META_KEY, NoteProblems, ProblemKind, too_large
 from askvault.index.refresh import KeywordRefresh
 from askvault.index.report import IndexReport, Problem, Progress
-from askvault.index.safety import refuse_mass_delete
+from askvault.index.safety import refuse_mass_delete, refuse_watcher_deletes
 from askvault.index.scan import NoteFile, ScanResult, VaultFilter, read_note_bytes, scan_vault
 from askvault.index.templates import TemplateLines
 from askvault.index.worker import Worker
@@ -232,14 +232,10 @@ class Indexer:
         self.problems.keep_only({n.path for n in scan.notes} | {s.path for s in scan.skipped})
 
     def _scan_problems(self, scan: ScanResult, report: IndexReport) -> None:
-        """What the scan left out goes into the report as skipped or failed, and into the current problems
-        (a user's own exclusion is a choice, not a problem: it clears the entry instead)."""
+        """What the scan left out goes into the report as skipped or failed, and into the current problems."""
         for entry in scan.skipped:
             (report.failed if entry.kind == "failed" else report.skipped).append(Problem(entry.path, entry.reason))
-            if entry.kind == "excluded":
-                self.problems.clear(entry.path)
-            else:
-                self.problems.replace(entry.path, entry.kind, (entry.reason,))
+            self.problems.scanned(entry.path, entry.kind, entry.reason)
 
     def _apply_sync(self, batch: ChangeBatch, report: IndexReport, loop: asyncio.AbstractEventLoop) -> None:
         self._filter = VaultFilter(self._vault)  # Excluded files edited in Obsidian apply to the next save
@@ -334,7 +330,8 @@ class Indexer:
             templates = self._templates.current if templates is None else templates
             chunks = chunk_note(note, self._chunking, note_file.mtime_ns / 1e9, templates)
             source = normalize_newlines(text.removeprefix("\ufeff")).split("\n")
-            chunks = annotate(chunks, note, source, templates)
+            read = NoteLines.of(body_lines(note))
+            chunks = annotate(chunks, note, source, templates, read)
             language = self._languages.of(note)
             if language:
                 chunks = [replace(chunk, language=language) for chunk in chunks]
@@ -345,7 +342,7 @@ class Indexer:
                 note_file.size,
                 note.title,
                 chunks,
-                note_signatures(note),
+                read.counted(),
             )
         except NotText as exc:  # binary: left out on purpose (`index.problems` has the words)
             self._problem(report.skipped, note_file.path, exc.message, "skipped")
@@ -394,10 +391,7 @@ class Indexer:
         missing = sum(1 for path in stored if NoteFile.stat(self._vault.root, path) is None)
         arriving = len(batch.upserts - stored.keys())  # a renamed folder's notes come back under new names
         try:
-            # Notes already removed by earlier batches count as gone, so a slow emptying is caught as well.
-            gone = max(0, missing + self._removed_by_watcher - arriving)
-            indexed = len(stored) + self._removed_by_watcher
-            refuse_mass_delete(indexed, gone, len(stored) - missing + arriving, False)
+            refuse_watcher_deletes(len(stored), missing, self._removed_by_watcher, arriving)
         except VaultLooksEmpty as exc:
             report.failed.append(Problem("(vault)", exc.message))
             log.warning("watcher batch refused: %s", exc.message)

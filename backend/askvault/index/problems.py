@@ -68,6 +68,14 @@ class NoteProblems:
         """Entries this process logged: a problem is logged once per process (loaded ones when found again), not
         on every periodic reconcile."""
 
+    def scanned(self, path: str, kind: Literal["excluded", "skipped", "failed"], reason: str) -> None:
+        """A note the scan left out: skipped or failed is its current problem; a user's own exclusion is a choice,
+        not a problem, and clears the entry instead."""
+        if kind == "excluded":
+            self.clear(path)
+        else:
+            self.replace(path, kind, (reason,))
+
     def replace(self, path: str, kind: ProblemKind, reasons: Iterable[str]) -> None:
         """Replaces the note's entries; a problem not logged yet is logged, in the same words as elsewhere."""
         entries = tuple(NoteProblem(path, kind, reason) for reason in reasons)

@@ -19,3 +19,11 @@ def refuse_mass_delete(stored: int, gone: int, on_disk: int, allow: bool) -> Non
             "this looks like an unmounted or emptied folder, so the index was left as it is. "
             "If the notes really are gone, run `askvault index --full --allow-mass-delete`."
         )
+
+
+def refuse_watcher_deletes(indexed: int, missing: int, removed_before: int, arriving: int) -> None:
+    """The same rule for a watcher batch: `indexed` notes recorded, `missing` of them gone from disk, `removed_before`
+    removed by earlier batches since the last full run (so a slow emptying is caught too), `arriving` new paths in
+    this batch (a renamed folder's notes come back under new names)."""
+    gone = max(0, missing + removed_before - arriving)
+    refuse_mass_delete(indexed + removed_before, gone, indexed - missing + arriving, False)
