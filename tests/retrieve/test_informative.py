@@ -41,7 +41,9 @@ def ranking(*entries: tuple[str, float]) -> list[Fused]:
         ([("footer", 0.8), ("links", 0.6)], ["footer", "links"]),
         ([("query", 1.0), ("prose", 0.85)], ["prose", "query"]),
         ([("cites", 1.0), ("prose", 0.99)], ["cites", "prose"]),
-        ([("half", 1.0), ("prose", 0.9)], ["prose", "half"]),
+        # Just past half noise, it loses almost nothing (the penalty rises from 0 at the line to 1 at all noise).
+        ([("half", 1.0), ("prose", 0.9)], ["half", "prose"]),
+        ([("half", 1.0), ("prose", 0.995)], ["prose", "half"]),
         ([("gone", 1.0), ("prose", 0.9)], ["gone", "prose"]),  # a chunk removed meanwhile is left to the caller
     ],
 )
@@ -67,6 +69,12 @@ def test_a_penalty_of_zero_changes_nothing() -> None:
     assert weigh_noise(fused, CHUNKS, 0.0) == fused
 
 
-def test_the_threshold_is_half() -> None:
+@pytest.mark.parametrize(
+    ("noisy", "factor"),
+    [(0, 1.0), (45, 1.0), (50, 1.0), (60, 0.94), (75, 0.85), (100, 0.7)],
+)
+def test_the_penalty_starts_at_half_and_grows_with_the_noise(noisy: int, factor: float) -> None:
     assert LOW_INFORMATION == 50
-    assert [f.chunk_id for f in weigh_noise(ranking(("half", 1.0), ("prose", 0.86)), CHUNKS, 0.3)] == ["prose", "half"]
+    chunks = {"c": chunk("c", template=noisy)}
+    (out,) = weigh_noise(ranking(("c", 1.0)), chunks, 0.3)
+    assert out.score == pytest.approx(factor)

@@ -22,10 +22,11 @@ def weigh_noise(
     boosts: MutableMapping[str, list[str]] | None = None,
 ) -> list[Fused]:
     """For a chunk that is mostly template, links or query (under `LOW_INFORMATION` percent of its own prose), the
-    fused score times 1 − penalty · that share; best first, ties in the given order. A link list or a footer drops
-    below an informative chunk the legs scored within that share of it, and stays where it was when nothing close
-    says more (a MOC asked for by name still comes first). Every other chunk keeps its score, so the relevance
-    decision reads them as before."""
+    fused score times 1 − penalty · excess, the excess rising from 0 at that line to 1 for a chunk of nothing but
+    noise; best first, ties in the given order. A link list or a footer drops below an informative chunk the legs
+    scored within `penalty` of it, and stays where it was when nothing close says more (a MOC asked for by name
+    still comes first). A daily note's log inside its template loses little, and no chunk's score jumps when its
+    share crosses the line. Every other chunk keeps its score, so the relevance decision reads them as before."""
     if penalty <= 0:
         return list(fused)
     keyed: list[tuple[float, int, Fused]] = []
@@ -33,7 +34,8 @@ def weigh_noise(
         chunk = chunks.get(entry.chunk_id)
         noisy = 0 if chunk is None else 100 - chunk.noise.informative
         if noisy > 100 - LOW_INFORMATION:
-            entry = Fused(entry.chunk_id, entry.score * (1.0 - penalty * noisy / 100.0), entry.ranks)
+            excess = (noisy - (100 - LOW_INFORMATION)) / LOW_INFORMATION
+            entry = Fused(entry.chunk_id, entry.score * (1.0 - penalty * excess), entry.ranks)
             if boosts is not None:
                 boosts.setdefault(entry.chunk_id, []).append(NOISE_LABEL)
         keyed.append((-entry.score, place, entry))
