@@ -17,7 +17,7 @@ CASES = {
     "dash-for-underscore": ('chat-model = "llama3.2:3b"\n', "unknown key 'chat-model'; did you mean 'chat_model'?"),
     "wrong-case": ('Ollama_URL = "http://127.0.0.1:11434"\n', "unknown key 'Ollama_URL'; did you mean 'ollama_url'?"),
     "after-a-good-key": ("rerank = true\nrerank_candidate = 8\n", "did you mean 'rerank_candidates'?"),
-    "nothing-close": ("zzz = 1\n", "unknown key 'zzz'; the keys are chat_model, data_dir, embed_model,"),
+    "nothing-close": ("zzz = 1\n", "unknown key 'zzz'; the keys are canvases, chat_model, data_dir, embed_model,"),
     "a-section": (
         '[ollama]\nollama_url = "http://127.0.0.1:11434"\n',
         "[ollama] is a section, but the config file has none; write its keys at the top level, above any [section] "

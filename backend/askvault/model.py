@@ -62,6 +62,9 @@ class Note:
     plain_text: bool = False
     """True when the body was too heavy for the Markdown parser and was read as plain text (`parse.plain`): only
     `#` headings, fences, comments, links and tags were read, and the chunker cuts it by size alone."""
+    paged: bool = False
+    """True for a PDF (`parse.documents`): each section is a page, and a page is never chunked with another, so a
+    citation opens on the page its text is on."""
     notices: tuple[str, ...] = ()
     """The warnings the user should see about this note (one sentence each, with the fix): frontmatter that could
     not be read, a body read as plain text. The indexer reports them (`index`'s summary, /api/status)."""

@@ -16,6 +16,8 @@ export interface AskVaultSettings {
 	chatModel: string;
 	/** How many sources to retrieve per question (`k`, 1–50). */
 	topK: number;
+	/** Index the vault's PDFs (page by page) and canvases; off passes `--no-pdfs --no-canvases`. */
+	indexDocuments: boolean;
 }
 
 export const DEFAULT_PORT = 27582;
@@ -35,6 +37,7 @@ export const DEFAULT_SETTINGS: Readonly<AskVaultSettings> = {
 	embedModel: "",
 	chatModel: "llama3.2:3b",
 	topK: 8,
+	indexDocuments: true,
 };
 
 export const TOP_K_MIN = 1;
@@ -65,6 +68,7 @@ export function parseSettings(raw: unknown): AskVaultSettings {
 	const url = typeof data.sidecarUrl === "string" ? normaliseUrl(data.sidecarUrl) : null;
 	if (url !== null && url !== FORMER_DEFAULT_URL) out.sidecarUrl = url;
 	if (typeof data.autoStart === "boolean") out.autoStart = data.autoStart;
+	if (typeof data.indexDocuments === "boolean") out.indexDocuments = data.indexDocuments;
 	for (const key of ["command", "embedModel", "chatModel"] as const) {
 		const value = data[key];
 		if (typeof value === "string" && value.trim() !== "") out[key] = value.trim();
@@ -114,5 +118,6 @@ export function serveArgs(settings: AskVaultSettings, vaultPath: string): string
 	if (settings.embedModel !== "") args.push("--embed-model", settings.embedModel);
 	args.push("--chat-model", settings.chatModel);
 	if (settings.dataDir !== "") args.push("--data-dir", settings.dataDir);
+	if (!settings.indexDocuments) args.push("--no-pdfs", "--no-canvases");
 	return args;
 }

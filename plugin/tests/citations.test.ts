@@ -4,6 +4,7 @@ import {
 	headingTrail,
 	linktextFor,
 	openTarget,
+	placeLabel,
 	type Segment,
 	segmentCitations,
 	sentSources,
@@ -97,6 +98,22 @@ describe("sources and link targets", () => {
 		["heading renamed since indexing: open at the line", ["Intro"], { linktext: "P.md", line: 11 }],
 	])("openTarget: %s", (_name, headings, expected) => {
 		expect(openTarget({ path: "P.md", heading_path: ["P", "Network"], start_line: 12 }, headings)).toEqual(expected);
+	});
+
+	it.each([
+		["a PDF's chunk opens at its page", { path: "Docs/Boiler.pdf", heading_path: ["Page 2"], start_line: 5, page: 2 }, "Docs/Boiler.pdf#page=2"],
+		["no page: the heading, as for a note", { path: "Board.canvas", heading_path: ["Ideas"], start_line: 3, page: null }, "Board.canvas#Ideas"],
+	])("page links: %s", (_name, loc, expected) => {
+		expect(linktextFor(loc)).toBe(expected);
+		expect(openTarget(loc, null)).toEqual({ linktext: expected, line: null });
+	});
+
+	it("a PDF's page wins over a heading the note does not have, and its place reads as a page", () => {
+		const pdf = { path: "B.pdf", heading_path: ["Page 7"], start_line: 40, end_line: 52, page: 7 };
+		expect(openTarget(pdf, [])).toEqual({ linktext: "B.pdf#page=7", line: null });
+		expect(placeLabel(pdf)).toBe("page 7");
+		expect(placeLabel({ ...pdf, page: null })).toBe("lines 40–52");
+		expect(placeLabel({ path: "A.md", heading_path: [], start_line: 1, end_line: 3 })).toBe("lines 1–3");
 	});
 
 	it("openTarget without a heading opens at the chunk's first line", () => {

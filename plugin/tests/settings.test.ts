@@ -36,6 +36,7 @@ describe("parseSettings", () => {
 			embedModel: "all-minilm",
 			chatModel: "qwen2.5:7b",
 			topK: 12,
+			indexDocuments: false,
 			token: "must-not-survive",
 			extra: 1,
 		});
@@ -47,6 +48,7 @@ describe("parseSettings", () => {
 			embedModel: "all-minilm",
 			chatModel: "qwen2.5:7b",
 			topK: 12,
+			indexDocuments: false,
 		});
 		expect(Object.keys(s)).not.toContain("token");
 	});
@@ -153,5 +155,12 @@ describe("serveArgs", () => {
 	it("adds --data-dir only when one is set", () => {
 		expect(serveArgs(parseSettings({ dataDir: "/d" }), "/v").slice(-2)).toEqual(["--data-dir", "/d"]);
 		expect(serveArgs(parseSettings({}), "/v")).not.toContain("--data-dir");
+	});
+
+	it("PDFs and canvases are indexed unless switched off", () => {
+		expect(parseSettings({}).indexDocuments).toBe(true);
+		expect(parseSettings({ indexDocuments: "no" }).indexDocuments).toBe(true);
+		expect(serveArgs(parseSettings({}), "/v")).not.toContain("--no-pdfs");
+		expect(serveArgs(parseSettings({ indexDocuments: false }), "/v").slice(-2)).toEqual(["--no-pdfs", "--no-canvases"]);
 	});
 });

@@ -72,7 +72,11 @@ async def test_every_rule_is_named(tmp_path: Path, fake_ollama: RunningOllama) -
             "parse-failure",
             "Failed to index: not valid UTF-8 at byte 15 (bytes ff fe 20 6d): invalid start byte; re-save it as UTF-8.",
         ),
-        "Homelab/photo.png": ("not_indexed", "not-markdown", "Not indexed: only Markdown notes (.md) are."),
+        "Homelab/photo.png": (
+            "not_indexed",
+            "not-markdown",
+            "Not indexed: only Markdown notes (.md), PDFs and canvases are.",
+        ),
         ".trash/Thrown away.md": (
             "excluded",
             "obsidian-excluded",

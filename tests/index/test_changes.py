@@ -77,7 +77,12 @@ MAPPING = [
     ("git", ev("modified", ".git/notes.md"), []),
     ("hidden-subfolder", ev("modified", "Projects/.drafts/x.md"), []),
     ("image", ev("created", "assets/pic.png"), []),
-    ("canvas", ev("modified", "Board.canvas"), []),
+    # --- PDFs and canvases are read too (the indexer skips them when the vault switches them off)
+    ("canvas", ev("modified", "Board.canvas"), [Change(UP, "Board.canvas")]),
+    ("pdf", ev("created", "Papers/Paper.pdf"), [Change(UP, "Papers/Paper.pdf")]),
+    ("pdf-upper-case", ev("created", "SCAN.PDF"), [Change(UP, "SCAN.PDF")]),
+    ("pdf-partial-download", ev("created", "Paper.pdf.part"), []),
+    ("bare-pdf-suffix", ev("created", ".pdf"), []),
     ("upper-case-suffix", ev("created", "LOUD.MD"), []),
     # --- outside the vault
     ("outside", ev("modified", "/etc/notes.md"), []),

@@ -66,7 +66,8 @@ def chunk_note(
     apart = template_sections(sections, templates) if templates else []
     if all(apart):
         apart = []  # a note of nothing else is chunked as it always was
-    for group in groups(sections, params.min_chars, apart):
+    # A PDF's pages are never joined: each chunk's page is the one its text is on.
+    for group in groups(sections, 0 if note.paged else params.min_chars, apart):
         longest_head = max(len(head_lines(note.title, sections[i].heading_path, meta)) for i in group)
         limit = max(1, min(params.max_chars, params.hard_cap_chars - longest_head - 1))
         units = [u for i in group for u in units_of(sections[i], i)]

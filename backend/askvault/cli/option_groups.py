@@ -62,6 +62,32 @@ INDEXING: OptionGroup = (
         default=None,
         help="Redact BIP-39 seed phrases before indexing [env ASKVAULT_REDACT_SEED_PHRASES; default on].",
     ),
+    click.option(
+        "--pdfs/--no-pdfs",
+        default=None,
+        help="Index the vault's PDFs, page by page [env ASKVAULT_PDFS; default on].",
+    ),
+    click.option(
+        "--canvases/--no-canvases",
+        default=None,
+        help="Index the vault's canvases by their cards [env ASKVAULT_CANVASES; default on].",
+    ),
+    click.option(
+        "--pdf-max-pages",
+        type=int,
+        help="Pages of one PDF that are indexed [env ASKVAULT_PDF_MAX_PAGES; default 1000].",
+    ),
+    click.option(
+        "--pdf-max-seconds",
+        type=float,
+        help="Seconds reading one PDF may take [env ASKVAULT_PDF_MAX_SECONDS; default 120].",
+    ),
+    click.option(
+        "--pdf-max-memory-mb",
+        type=int,
+        help="Memory (MB) the process reading a PDF may use [env ASKVAULT_PDF_MAX_MEMORY_MB; default 1024].",
+    ),
+    click.option("--max-pdf-mb", type=int, help="Larger PDFs (MB) are skipped [env ASKVAULT_MAX_PDF_MB; default 256]."),
 )
 """Only what writes the index reads these: index, serve, mcp and eval."""
 

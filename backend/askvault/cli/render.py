@@ -8,6 +8,12 @@ from datetime import date, timedelta
 SNIPPET_CHARS = 160
 
 
+def _place(hit: Mapping[str, object]) -> str:
+    """Where a passage is: `page 3` of a PDF, else its lines."""
+    page = hit.get("page")
+    return f"page {page}" if isinstance(page, int) else f"lines {hit.get('start_line')}–{hit.get('end_line')}"
+
+
 def _trail(source: Mapping[str, object]) -> str:
     heading = source.get("heading_path")
     parts = [str(source.get("path", ""))]
@@ -50,10 +56,7 @@ def render_search(body: Mapping[str, object]) -> str:
             extra += f" · {', '.join(shares)}" if shares else ""
         dense = _leg("dense", result.get("dense_rank"), result.get("dense_score"), "cosine")
         keyword = _leg("keyword", result.get("keyword_rank"), result.get("keyword_score"), "bm25")
-        lines.append(
-            f"{rank:>2}. {_trail(result)}  (lines {result.get('start_line')}–{result.get('end_line')})\n"
-            f"    {dense} · {keyword}{extra}\n    {snippet}"
-        )
+        lines.append(f"{rank:>2}. {_trail(result)}  ({_place(result)})\n    {dense} · {keyword}{extra}\n    {snippet}")
     scope = body.get("date_scope")
     if isinstance(scope, Mapping):
         lines.append(render_date_scope(scope))
@@ -95,8 +98,7 @@ def render_ask_footer(result: Mapping[str, object]) -> str:
         lines.append("Sources:")
         for source in sources:
             if isinstance(source, Mapping):
-                lines_range = f"lines {source.get('start_line')}–{source.get('end_line')}"
-                lines.append(f"  [{source.get('n')}] {_trail(source)} ({lines_range})")
+                lines.append(f"  [{source.get('n')}] {_trail(source)} ({_place(source)})")
     lines.extend(render_relevance(result))
     rerank = result.get("rerank")
     if isinstance(rerank, Mapping):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from askvault.config.data_dir import check_data_dir
@@ -43,6 +44,12 @@ _SOURCES: dict[str, tuple[str, str | None, str]] = {
         "ASKVAULT_REDACT_SEED_PHRASES",
         "redact_seed_phrases",
     ),
+    "pdfs": ("--pdfs/--no-pdfs", "ASKVAULT_PDFS", "pdfs"),
+    "canvases": ("--canvases/--no-canvases", "ASKVAULT_CANVASES", "canvases"),
+    "pdf_max_pages": ("--pdf-max-pages", "ASKVAULT_PDF_MAX_PAGES", "pdf_max_pages"),
+    "pdf_max_seconds": ("--pdf-max-seconds", "ASKVAULT_PDF_MAX_SECONDS", "pdf_max_seconds"),
+    "pdf_max_memory_mb": ("--pdf-max-memory-mb", "ASKVAULT_PDF_MAX_MEMORY_MB", "pdf_max_memory_mb"),
+    "max_pdf_mb": ("--max-pdf-mb", "ASKVAULT_MAX_PDF_MB", "max_pdf_mb"),
     "origins": ("--allow-origin", "ASKVAULT_ORIGINS", "origins"),
     "rerank": ("--rerank/--no-rerank", "ASKVAULT_RERANK", "rerank"),
     "rerank_model": ("--rerank-model", "ASKVAULT_RERANK_MODEL", "rerank_model"),
@@ -52,6 +59,10 @@ _SOURCES: dict[str, tuple[str, str | None, str]] = {
     "query_dates": ("--query-dates/--no-query-dates", "ASKVAULT_QUERY_DATES", "query_dates"),
 }
 
+PDF_PAGES_RANGE = (1, 100_000)
+PDF_SECONDS_RANGE = (1.0, 3600.0)
+PDF_MEMORY_RANGE = (256, 65_536)
+PDF_MB_RANGE = (1, 65_536)
 RERANK_CANDIDATES_RANGE = (2, 30)
 RERANK_EXCERPT_RANGE = (100, 4000)
 RERANK_TIMEOUT_RANGE = (1.0, 600.0)
@@ -167,6 +178,33 @@ def _retrieval(flags: Mapping[str, object], environ: Mapping[str, str], file: Ma
     )
 
 
+def _documents(
+    flags: Mapping[str, object], environ: Mapping[str, str], file: Mapping[str, object], vault: VaultConfig
+) -> VaultConfig:
+    """Which files besides notes are indexed (PDFs, canvases) and the bounds of reading a PDF."""
+    raw, src = _pick("pdfs", flags, environ, file)
+    pdfs = _bool(raw, src) if raw is not None else vault.pdfs
+    raw, src = _pick("canvases", flags, environ, file)
+    canvases = _bool(raw, src) if raw is not None else vault.canvases
+    raw, src = _pick("pdf_max_pages", flags, environ, file)
+    pages = int(_number(raw, src, int, PDF_PAGES_RANGE)) if raw is not None else vault.pdf_max_pages
+    raw, src = _pick("pdf_max_seconds", flags, environ, file)
+    seconds = float(_number(raw, src, float, PDF_SECONDS_RANGE)) if raw is not None else vault.pdf_max_seconds
+    raw, src = _pick("pdf_max_memory_mb", flags, environ, file)
+    memory = int(_number(raw, src, int, PDF_MEMORY_RANGE)) if raw is not None else vault.pdf_max_memory_mb
+    raw, src = _pick("max_pdf_mb", flags, environ, file)
+    size = int(_number(raw, src, int, PDF_MB_RANGE)) * 1024 * 1024 if raw is not None else vault.max_pdf_bytes
+    return replace(
+        vault,
+        pdfs=pdfs,
+        canvases=canvases,
+        pdf_max_pages=pages,
+        pdf_max_seconds=seconds,
+        pdf_max_memory_mb=memory,
+        max_pdf_bytes=size,
+    )
+
+
 CONFIG_KEYS = frozenset(key for _, _, key in _SOURCES.values())
 """Every key a config file may set: the file is flat, one key per setting (README.md, Configuration)."""
 
@@ -236,12 +274,17 @@ def load_config(
             raise ConfigError(f"{origins_src}: {origin!r} is not an exact origin (scheme://host[:port])")
 
     return Config(
-        vault=VaultConfig(
-            root=vault,
-            exclude_globs=_list(raw_excl, excl_src) if raw_excl is not None else (),
-            include_globs=_list(raw_incl, incl_src) if raw_incl is not None else (),
-            exclude_headings=_list(raw_headings, headings_src) if raw_headings is not None else (),
-            redact_seed_phrases=_bool(raw_seeds, seeds_src) if raw_seeds is not None else True,
+        vault=_documents(
+            flags,
+            environ,
+            file,
+            VaultConfig(
+                root=vault,
+                exclude_globs=_list(raw_excl, excl_src) if raw_excl is not None else (),
+                include_globs=_list(raw_incl, incl_src) if raw_incl is not None else (),
+                exclude_headings=_list(raw_headings, headings_src) if raw_headings is not None else (),
+                redact_seed_phrases=_bool(raw_seeds, seeds_src) if raw_seeds is not None else True,
+            ),
         ),
         store=StoreConfig(data_dir=data_dir, qdrant_url=str(qdrant_url).rstrip("/") if qdrant_url else None),
         ollama=OllamaConfig(

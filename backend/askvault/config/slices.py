@@ -35,6 +35,22 @@ class VaultConfig:
     redact_seed_phrases: bool = True
     """BIP-39 seed phrases (12-24 wordlist words) are redacted before indexing (off: crypto-free vaults whose
     word lists should stay searchable)."""
+    pdfs: bool = True
+    """PDFs in the vault are indexed page by page (off: they stay attachments, as before)."""
+    canvases: bool = True
+    """Canvases (`.canvas`) are indexed by their cards' text and the notes they show."""
+    max_pdf_bytes: int = 256 * 1024 * 1024
+    """A larger PDF is skipped and reported (PDFs carry images and fonts, so this is far above `max_note_bytes`)."""
+    pdf_max_pages: int = 1000
+    """Pages of one PDF that are indexed; later ones are left out, and the note says so."""
+    pdf_max_seconds: float = 120.0
+    """Extracting one PDF's text may take this long; a slower one is reported and skipped."""
+    pdf_max_memory_mb: int = 1024
+    """The memory the process extracting a PDF may use; a PDF needing more (a decompression bomb) is reported."""
+
+    def indexes(self, kind: str) -> bool:
+        """Whether files of this `parse.documents` kind are indexed in this vault."""
+        return kind == "note" or (kind == "pdf" and self.pdfs) or (kind == "canvas" and self.canvases)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,8 @@ from pathlib import PurePath
 from typing import Protocol
 
 NOTE_SUFFIX = ".md"
+OTHER_SUFFIXES = (".pdf", ".canvas")
+"""The other indexed files (`parse.documents`), in any case: cameras and scanners write `.PDF`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,14 +95,18 @@ def is_watched_dir(rel: str) -> bool:
 
 
 def is_note_path(rel: str) -> bool:
-    """True for a vault-relative path of a note: ends in `.md` and no hidden component on the way.
+    """True for a vault-relative path of a note, PDF or canvas: ends in `.md` (or `.pdf`, `.canvas`) and no hidden
+    component on the way. The indexer decides whether this vault indexes its kind.
 
     Backup and temp names (`x.md~`, `x.md.swp`, `x.md.tmp`, `x.tmp`) fail the suffix test; `.md` is
     matched case-sensitively, as Obsidian does.
     """
     parts = rel.split("/")
     name = parts[-1]
-    return name.endswith(NOTE_SUFFIX) and len(name) > len(NOTE_SUFFIX) and is_watched_dir(rel)
+    suffix = (
+        NOTE_SUFFIX if name.endswith(NOTE_SUFFIX) else next((s for s in OTHER_SUFFIXES if name.lower().endswith(s)), "")
+    )
+    return bool(suffix) and len(name) > len(suffix) and is_watched_dir(rel)
 
 
 def vault_relative(path: str, root: str) -> str | None:

@@ -15,8 +15,10 @@ from askvault.chunk.boilerplate import BOILERPLATE_VERSION, NoteLines, annotate,
 from askvault.config import ChunkParams, VaultConfig
 from askvault.embed.protocol import Embedder
 from askvault.errors import AskVaultError, StoreError, VaultError, VaultLooksEmpty
+from askvault.extract.pdf import PdfProblem
 from askvault.index.changes import ChangeBatch
 from askvault.index.dense_sync import VectorChores, VectorStoreFactory, start_graph, sync_dense
+from askvault.index.documents import Documents, PdfReader
 from askvault.index.keyword_sync import KeywordSync
 from askvault.index.language import NoteLanguages
 from askvault.index.privacy import IndexPrivacy, Redactions
@@ -24,12 +26,11 @@ from askvault.index.problems import PROBLEMS_META_KEY, NoteProblems, ProblemKind
 from askvault.index.refresh import KeywordRefresh
 from askvault.index.report import IndexReport, Problem, Progress
 from askvault.index.safety import refuse_mass_delete, refuse_watcher_deletes
-from askvault.index.scan import NoteFile, ScanResult, VaultFilter, read_note_bytes, scan_vault
+from askvault.index.scan import NoteFile, ScanResult, VaultFilter, scan_vault
 from askvault.index.templates import TemplateLines
 from askvault.index.worker import Worker
-from askvault.parse.decode import NotText, decode_note, normalize_newlines
+from askvault.parse.decode import NotText
 from askvault.parse.links import LinkResolver
-from askvault.parse.note import parse_note
 from askvault.store.catalog import ChunkCatalog
 from askvault.store.dense_index import DenseIndex
 from askvault.store.manifest import Manifest, NoteStat
@@ -51,6 +52,7 @@ class Indexer:
         dense: DenseIndex[Embedder],
         vectors: VectorStoreFactory,
         languages: NoteLanguages | None = None,
+        pdfs: PdfReader | None = None,
     ) -> None:
         self._vault = vault
         self._chunking = chunking
@@ -59,6 +61,7 @@ class Indexer:
         self._dense = dense
         self._vectors = vectors
         self._filter = VaultFilter(vault)
+        self._documents = Documents(vault, pdfs)
         self._lock = asyncio.Lock()
         self._listeners: list[Callable[[Progress], None]] = []
         self.last_report: IndexReport | None = None
@@ -302,15 +305,14 @@ class Indexer:
 
         With `known` (a watcher event), a note whose bytes, size and mtime are all as recorded is left alone.
         """
-        if note_file.size > self._vault.max_note_bytes:  # grown past the limit since the scan, or a watcher event
+        limit = self._filter.size_limit(note_file.path)
+        if note_file.size > limit:  # grown past the limit since the scan, or a watcher event
             self._remove(self._manifest.remove_note(note_file.path))  # as a full run's scan leaves it out
-            self._problem(
-                report.skipped, note_file.path, too_large(note_file.size, self._vault.max_note_bytes), "skipped"
-            )
+            self._problem(report.skipped, note_file.path, too_large(note_file.size, limit), "skipped")
             return 0
         try:
-            data = read_note_bytes(self._vault.root, note_file.path)
-            fingerprint = hashlib.sha256(data).hexdigest() + ":" + self._version
+            loaded = self._documents.load(note_file.path)
+            fingerprint = loaded.digest + ":" + self._version
             if known is not None and (known.fingerprint, known.size, known.mtime_ns) == (
                 fingerprint,
                 note_file.size,
@@ -319,8 +321,8 @@ class Indexer:
                 report.unchanged += 1
                 self.problems.settle(note_file.path)
                 return 0
-            text = decode_note(data)
-            note = parse_note(note_file.path, text, resolver, self._vault.opt_out_key)
+            document = self._documents.read(note_file.path, loaded, resolver)
+            note = document.note
             if note.opted_out:
                 self._remove(self._manifest.remove_note(note_file.path))
                 self.problems.clear(note_file.path)
@@ -329,9 +331,8 @@ class Indexer:
             note = self._privacy.prepare(note).note  # excluded headings dropped, secrets redacted
             templates = self._templates.current if templates is None else templates
             chunks = chunk_note(note, self._chunking, note_file.mtime_ns / 1e9, templates)
-            source = normalize_newlines(text.removeprefix("\ufeff")).split("\n")
             read = NoteLines.of(body_lines(note))
-            chunks = annotate(chunks, note, source, templates, read)
+            chunks = annotate(chunks, note, document.source, templates, read)
             language = self._languages.of(note)
             if language:
                 chunks = [replace(chunk, language=language) for chunk in chunks]
@@ -344,8 +345,9 @@ class Indexer:
                 chunks,
                 read.counted(),
             )
-        except NotText as exc:  # binary: left out on purpose (`index.problems` has the words)
-            self._problem(report.skipped, note_file.path, exc.message, "skipped")
+        except (NotText, PdfProblem) as exc:  # binary, a locked PDF: out on purpose (`index.problems` has the words)
+            kind: ProblemKind = "failed" if isinstance(exc, PdfProblem) and exc.kind == "failed" else "skipped"
+            self._problem(report.skipped if kind == "skipped" else report.failed, note_file.path, exc.message, kind)
             return 0
         except AskVaultError as exc:
             self._problem(report.failed, note_file.path, exc.message, "failed")

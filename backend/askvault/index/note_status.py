@@ -18,6 +18,7 @@ from askvault.index.problems import NoteProblem, too_large
 from askvault.index.scan import DANGLING, Exclusion, NoteFile, read_note_bytes
 from askvault.model import ChunkInfo, Note, NoteState, NoteStatus
 from askvault.parse.decode import NotText, decode_note
+from askvault.parse.documents import document_kind
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
 from askvault.redact.note import heading_key
@@ -102,11 +103,15 @@ class NoteStatusQuery:
             return self._excluded(path, path_rule)
         if on_disk is None:
             return self._listed(path) or self._absent(path)
-        if not path.lower().endswith(".md"):
-            return self._out(path, "not-markdown", "Not indexed: only Markdown notes (.md) are.")
-        if on_disk.size > self._vault.max_note_bytes:
-            return self._out(path, "size-limit", _skipped(too_large(on_disk.size, self._vault.max_note_bytes)))
-        return self._unindexed(path)
+        kind = document_kind(path)
+        if kind is None:
+            return self._out(path, "not-markdown", "Not indexed: only Markdown notes (.md), PDFs and canvases are.")
+        if not self._vault.indexes(kind):
+            return self._out(path, "not-markdown", f"Not indexed: {kind}s are switched off ({kind}s = false).")
+        limit = self._vault.max_pdf_bytes if kind == "pdf" else self._vault.max_note_bytes
+        if on_disk.size > limit:
+            return self._out(path, "size-limit", _skipped(too_large(on_disk.size, limit)))
+        return self._unindexed(path) if kind == "note" else self._pending(path)
 
     def _listed(self, path: str) -> NoteStatus | None:
         """What the indexer last found wrong with the note (a notice is no reason it is missing)."""
@@ -181,6 +186,10 @@ class NoteStatusQuery:
         heading = self._excluded_heading_of(note)
         if heading is not None:
             return self._excluded(path, Exclusion("excluded-heading", "", heading), every_section=True)
+        return self._pending(path)
+
+    def _pending(self, path: str) -> NoteStatus:
+        """Readable and allowed, yet without chunks: what the indexer last found wrong, else empty or not yet read."""
         listed = self._listed(path)
         if listed is not None:
             return listed

@@ -1,6 +1,7 @@
 """Vault scanner: which files are notes to index, which are skipped and why, and reading a note safely.
 
-Skipped without a word: anything that is not a `.md` file, and anything inside a dot-folder or named with
+Skipped without a word: anything that is not a note, PDF or canvas (`parse.documents`; PDFs and canvases unless
+switched off), and anything inside a dot-folder or named with
 a leading dot (the config folder, whatever it is called, `.trash`, `.git`…). Reported, each with its
 `Skipped.kind`: notes matched by Obsidian's "Excluded files" or our exclude globs and second paths to a file
 already seen (excluded), notes over the size limit and symlinks that lead out of the vault (skipped), files
@@ -24,6 +25,7 @@ from askvault.config import VaultConfig
 from askvault.errors import NoteError, VaultError
 from askvault.index.problems import too_large
 from askvault.parse.decode import decode_note
+from askvault.parse.documents import document_kind
 
 DEFAULT_CONFIG_DIR = ".obsidian"
 DANGLING = "symlink to a file that does not exist; fix or delete the link"
@@ -37,6 +39,7 @@ __all__ = [
     "decode_note",
     "read_note_bytes",
     "read_note_text",
+    "real_note_path",
 ]
 
 
@@ -115,6 +118,7 @@ class VaultFilter:
         self._spec = pathspec.GitIgnoreSpec.from_lines(self.globs)
         self.includes = tuple(cfg.include_globs)
         self._include = pathspec.GitIgnoreSpec.from_lines(self.includes)
+        self._vault = cfg
 
     def _find_config_dir(self) -> str | None:
         # Obsidian can be told to use another dot-folder for its settings; fall back to any that has app.json.
@@ -186,9 +190,19 @@ class VaultFilter:
     def excluded(self, rel_path: str) -> str | None:
         """Why this vault-relative POSIX path is not indexed, or None when it is a note to index."""
         reason = self.hidden(rel_path)
-        if reason is None and not rel_path.endswith("/") and not rel_path.lower().endswith(".md"):
-            reason = "not a Markdown note"
+        if reason is None and not rel_path.endswith("/") and not self.indexed_kind(rel_path):
+            kind = document_kind(rel_path)
+            reason = "not a Markdown note" if kind is None else f"{kind}s are not indexed ({kind}s = false)"
         return reason or self.user_excluded(rel_path)
+
+    def indexed_kind(self, rel_path: str) -> bool:
+        """True for a file of a kind this vault indexes: a note, and a PDF or canvas unless switched off."""
+        kind = document_kind(rel_path)
+        return kind is not None and self._vault.indexes(kind)
+
+    def size_limit(self, rel_path: str) -> int:
+        """The largest file of this kind that is read: PDFs carry images and fonts, so theirs is larger."""
+        return self._vault.max_pdf_bytes if document_kind(rel_path) == "pdf" else self._vault.max_note_bytes
 
 
 def _walk(root: str, vault_filter: VaultFilter, result: ScanResult) -> list[tuple[str, str, os.stat_result]]:
@@ -243,7 +257,7 @@ def _walk(root: str, vault_filter: VaultFilter, result: ScanResult) -> list[tupl
                     deferred.append((rel, real))
                 else:
                     pending.append((rel, real))
-            elif stat.S_ISREG(info.st_mode) and entry.name.lower().endswith(".md"):
+            elif stat.S_ISREG(info.st_mode) and vault_filter.indexed_kind(entry.name):
                 found.append((rel, real, info))
     return found
 
@@ -267,8 +281,8 @@ def scan_vault(cfg: VaultConfig) -> ScanResult:
         reason = vault_filter.user_excluded(rel)
         if reason is not None:
             result.skipped.append(Skipped(rel, reason, "excluded"))
-        elif info.st_size > cfg.max_note_bytes:
-            result.skipped.append(Skipped(rel, too_large(info.st_size, cfg.max_note_bytes)))
+        elif info.st_size > vault_filter.size_limit(rel):
+            result.skipped.append(Skipped(rel, too_large(info.st_size, vault_filter.size_limit(rel))))
         else:
             result.notes.append(NoteFile(rel, info.st_size, info.st_mtime_ns))
     result.notes.sort(key=lambda n: n.path)
@@ -276,13 +290,18 @@ def scan_vault(cfg: VaultConfig) -> ScanResult:
     return result
 
 
-def read_note_bytes(root: Path, rel: str) -> bytes:
-    """The raw bytes of a note; refuses a path that resolves to outside the vault."""
+def real_note_path(root: Path, rel: str) -> str:
+    """The file a vault path leads to, symlinks followed; NoteError for one that resolves to outside the vault."""
     base = os.path.realpath(root)
     real = os.path.realpath(os.path.join(base, rel))
     if not _inside(base, real) or real == base:
         raise NoteError(f"{rel} resolves to outside the vault; not read")
-    with open(real, "rb") as handle:
+    return real
+
+
+def read_note_bytes(root: Path, rel: str) -> bytes:
+    """The raw bytes of a note; refuses a path that resolves to outside the vault."""
+    with open(real_note_path(root, rel), "rb") as handle:
         return handle.read()
 
 

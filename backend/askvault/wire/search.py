@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from askvault.model import Chunk, DateScopeReport, Hit, Noise, SearchResult, TermStat
+from askvault.parse.documents import page_of
 from askvault.retrieve.related import RelatedResult
 
 
 def chunk_to_json(chunk: Chunk) -> dict[str, object]:
-    """The body of `GET /api/chunks/{id}`."""
-    return {
+    """The body of `GET /api/chunks/{id}`; a PDF's chunk also has the `page` it starts on (1-based)."""
+    shaped: dict[str, object] = {
         "id": chunk.id,
         "path": chunk.path,
         "title": chunk.title,
@@ -17,6 +18,9 @@ def chunk_to_json(chunk: Chunk) -> dict[str, object]:
         "end_line": chunk.end_line,
         "text": chunk.text,
     }
+    if (page := page_of(chunk.path, chunk.heading_path)) is not None:
+        shaped["page"] = page
+    return shaped
 
 
 def noise_to_json(noise: Noise) -> dict[str, int] | None:
@@ -84,6 +88,8 @@ def _passage(chunk: Chunk) -> dict[str, object]:
         "end_line": chunk.end_line,
         "text": chunk.text,
     }
+    if (page := page_of(chunk.path, chunk.heading_path)) is not None:
+        shaped["page"] = page
     if (noise := noise_to_json(chunk.noise)) is not None:
         shaped["noise"] = noise
     return shaped

@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from askvault.ask.pipeline import AnswerPipeline
 from askvault.ask.relevance import calibration_for
 from askvault.ask.rerank import ChatReranker
-from askvault.config import Config
+from askvault.config import Config, VaultConfig
 from askvault.embed.builtin import BuiltinEmbedder
 from askvault.embed.choice import EmbedderChoice, EmbedderSpec, calibration_name, choose_embedder
 from askvault.embed.ollama import OllamaEmbedder
 from askvault.embed.protocol import Embedder
+from askvault.extract.pdf import PdfExtractor, PdfLimits
 from askvault.generate.ollama_chat import OllamaChatModel
 from askvault.index.dense_sync import recorded_embedder, sync_dense
 from askvault.index.indexer import Indexer
@@ -129,7 +130,12 @@ async def open_engine(
         )
         dense = DenseIndex[Embedder](embedder)
         languages = NoteLanguages(enabled=config.retrieval.note_languages, detector=detector)
-        indexer = Indexer(config.vault, config.chunk, manifest, catalog, keywords, dense, vectors, languages=languages)
+        pdfs = _pdf_extractor(config.vault)
+        if pdfs is not None:
+            stack.callback(pdfs.close)
+        indexer = Indexer(
+            config.vault, config.chunk, manifest, catalog, keywords, dense, vectors, languages=languages, pdfs=pdfs
+        )
         guard = VisibilityGuard(config.vault, catalog.text_of)
         searcher = HybridSearcher(catalog, keywords, dense, config.retrieval, visible=guard.visible)
         related = RelatedNotes(catalog, keywords, dense, visible=guard.visible)
@@ -155,6 +161,16 @@ async def open_engine(
             reranker=reranker,
             related=related,
         )
+
+
+def _pdf_extractor(vault: VaultConfig) -> PdfExtractor | None:
+    """The process that reads PDFs, bounded by the vault's limits; started at the first PDF, None with PDFs off."""
+    if not vault.pdfs:
+        return None
+    limits = PdfLimits(
+        max_pages=vault.pdf_max_pages, max_seconds=vault.pdf_max_seconds, max_memory_mb=vault.pdf_max_memory_mb
+    )
+    return PdfExtractor(limits)
 
 
 def make_embedder(spec: EmbedderSpec, config: Config) -> ModelEmbedder:

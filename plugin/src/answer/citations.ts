@@ -48,6 +48,18 @@ export interface Located {
 	path: string;
 	heading_path: string[];
 	start_line: number;
+	/** The page of a PDF the chunk starts on (1-based); null or absent for a note or canvas. */
+	page?: number | null;
+}
+
+/** `paper.pdf#page=3`: the link text Obsidian's PDF view opens at that page. */
+function pageLink(loc: Located): string | null {
+	return typeof loc.page === "number" && loc.page >= 1 ? `${loc.path}#page=${loc.page}` : null;
+}
+
+/** Where a chunk sits, in the words the inspector shows: `page 3` in a PDF, else `lines 4–9`. */
+export function placeLabel(loc: Located & { end_line: number }): string {
+	return typeof loc.page === "number" ? `page ${loc.page}` : `lines ${loc.start_line}–${loc.end_line}`;
 }
 
 /** Characters that end or split a link's subpath in Obsidian; Obsidian drops them when it matches headings too. */
@@ -67,6 +79,8 @@ export function innermostHeading(loc: Located): string | null {
 
 /** `path#heading`, the link text Obsidian opens and previews at that heading (just `path` without one). */
 export function linktextFor(loc: Located): string {
+	const page = pageLink(loc);
+	if (page !== null) return page;
 	const heading = innermostHeading(loc);
 	return heading === null ? loc.path : `${loc.path}#${heading}`;
 }
@@ -87,6 +101,8 @@ export interface OpenTarget {
  * chunk's first line (1-based in the wire format, 0-based for the editor).
  */
 export function openTarget(loc: Located, headingsInNote: string[] | null): OpenTarget {
+	const page = pageLink(loc);
+	if (page !== null) return { linktext: page, line: null };
 	const heading = innermostHeading(loc);
 	if (heading === null) return { linktext: loc.path, line: Math.max(0, loc.start_line - 1) };
 	if (headingsInNote === null || headingsInNote.some((h) => cleanHeading(h) === heading)) {

@@ -53,7 +53,12 @@ export function formatRelatedScore(score: number): string {
 
 /** Where a result's passage lives, for the hover preview and the click (the candidate note, at its closest chunk). */
 export function passageOf(result: RelatedResult): Located {
-	return { path: result.path, heading_path: result.passage.heading_path, start_line: result.passage.start_line };
+	return {
+		path: result.path,
+		heading_path: result.passage.heading_path,
+		start_line: result.passage.start_line,
+		page: result.passage.page,
+	};
 }
 
 /** `Jellyfin.md › Jellyfin › Setup`: the closest passage's trail. */

@@ -107,6 +107,8 @@ const hitFields = {
 	heading_path: arr(str),
 	start_line: num,
 	end_line: num,
+	/** The page a PDF's chunk starts on (1-based); null for a note or canvas. */
+	page: withDefault(nullable(num), null),
 	text: str,
 	dense_rank: nullable(num),
 	keyword_rank: nullable(num),
@@ -256,6 +258,7 @@ export const chunkBody = obj({
 	heading_path: arr(str),
 	start_line: num,
 	end_line: num,
+	page: withDefault(nullable(num), null),
 	text: str,
 });
 export type ChunkBody = Infer<typeof chunkBody>;
@@ -357,7 +360,15 @@ const relatedResult = obj({
 	/** Dense: cosine in -1..1; keyword: BM25 normalised to 0..1 by the top result. */
 	score: num,
 	/** The candidate's chunk closest to the source note: the hover preview and click target. */
-	passage: obj({ chunk_id: str, heading_path: arr(str), start_line: num, end_line: num, text: str, noise: noiseField }),
+	passage: obj({
+		chunk_id: str,
+		heading_path: arr(str),
+		start_line: num,
+		end_line: num,
+		page: withDefault(nullable(num), null),
+		text: str,
+		noise: noiseField,
+	}),
 });
 export type RelatedResult = Infer<typeof relatedResult>;
 

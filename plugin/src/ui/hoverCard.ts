@@ -1,6 +1,6 @@
 /** The fallback preview of a citation (when Page preview shows nothing): chunk text, trail and ranks. */
 
-import { headingTrail } from "../answer/citations";
+import { headingTrail, placeLabel } from "../answer/citations";
 import { formatRank, formatScore } from "../answer/inspect";
 import type { Source } from "../sidecar/wire";
 
@@ -69,7 +69,7 @@ export class HoverCard {
 		card.createDiv({ cls: "ask-vault-hover-trail", text: `${label} ${headingTrail(source)}` });
 		card.createDiv({
 			cls: "ask-vault-hover-ranks",
-			text: `Dense rank ${formatRank(source.dense_rank)} · keyword rank ${formatRank(source.keyword_rank)} · fused ${formatScore(source.fused_score)} · lines ${source.start_line}–${source.end_line}`,
+			text: `Dense rank ${formatRank(source.dense_rank)} · keyword rank ${formatRank(source.keyword_rank)} · fused ${formatScore(source.fused_score)} · ${placeLabel(source)}`,
 		});
 		const text = content.text ?? source.text;
 		card.createDiv({

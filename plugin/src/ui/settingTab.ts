@@ -228,6 +228,17 @@ export class AskVaultSettingTab extends PluginSettingTab {
 			),
 			this.textRow("Chat model", "The Ollama model that writes answers.", "chatModel"),
 			{
+				name: "Index PDFs and canvases",
+				desc: "Search the text of the vault's PDFs, page by page (a citation opens the page), and the cards of its canvases. Off: only Markdown notes.",
+				render: (setting) =>
+					void setting.addToggle((toggle) =>
+						toggle.setValue(settings.indexDocuments).onChange(async (value) => {
+							settings.indexDocuments = value;
+							await this.host.saveSettings();
+						}),
+					),
+			},
+			{
 				name: "Apply to the running sidecar",
 				desc: "The options above take effect when the plugin (re)starts the sidecar. Notes in Obsidian's Excluded files (Files and links) are never indexed.",
 				render: (setting) =>

@@ -1,7 +1,7 @@
 /** The DOM of one question and its answer: text, status, error with "Retry", sources sent, inspector with "Why not…?". */
 
 import type { App, Component } from "obsidian";
-import { headingTrail, sentSources } from "../answer/citations";
+import { headingTrail, placeLabel, sentSources } from "../answer/citations";
 import { type ExplainAction, type ExplainState, idleExplain, reduceExplain } from "../answer/explain";
 import { neutraliseAnswer, type SafeAnswer } from "../answer/neutralise";
 import { neutralisedNotice, truncatedNotice } from "../answer/notice";
@@ -176,7 +176,7 @@ export class TurnView {
 				attr: { role: "link", tabindex: 0 },
 			});
 			markSource(link, this.turn.id, source);
-			item.createSpan({ cls: "ask-vault-muted", text: ` lines ${source.start_line}–${source.end_line}` });
+			item.createSpan({ cls: "ask-vault-muted", text: ` ${placeLabel(source)}` });
 		}
 	}
 
@@ -197,7 +197,7 @@ export class TurnView {
 			markClosest(link, this.turn.id, source);
 			item.createSpan({
 				cls: "ask-vault-muted ask-vault-closest-scores",
-				text: ` lines ${source.start_line}–${source.end_line} · ${closestScores(source)}`,
+				text: ` ${placeLabel(source)} · ${closestScores(source)}`,
 			});
 		}
 		// The chat view handles the click (one delegated listener for every turn), as for "Retry".

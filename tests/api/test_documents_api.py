@@ -1,0 +1,73 @@
+"""A PDF and a canvas on the real sidecar: search hits and the sources of an answer name the PDF's page, the chunk
+endpoint too, and a canvas is cited like a note."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.api.engine_sidecar import Json, engine_sidecar, sidecar_config
+from tests.conftest import RunningOllama
+from tests.extract.pdfs import write_pdf
+
+PAGES = [
+    "Boiler manual\nModel TX-40, wall-mounted condensing boiler.",
+    "Pressure: the gauge should read between 1.0 and 1.5 bar when the heating is cold.",
+    "Annual service: the installer checks the flue and the condensate trap every October.",
+]
+CANVAS = {
+    "nodes": [
+        {
+            "id": "a",
+            "type": "text",
+            "x": 0,
+            "y": 0,
+            "width": 300,
+            "height": 100,
+            "text": "Bleed the radiators in autumn.",
+        },
+        {"id": "b", "type": "file", "x": 0, "y": 200, "width": 300, "height": 100, "file": "Heating.md"},
+    ],
+    "edges": [],
+}
+
+
+def _results(body: Json) -> list[Json]:
+    results = body["results"]
+    assert isinstance(results, list)
+    return [r for r in results if isinstance(r, dict)]
+
+
+async def test_a_pdf_page_is_found_cited_and_shown(tmp_path: Path, fake_ollama: RunningOllama) -> None:
+    vault = tmp_path / "vault"
+    (vault / "Manuals").mkdir(parents=True)
+    write_pdf(vault / "Manuals/Boiler.pdf", PAGES)
+    notes = {
+        "Heating.md": "# Heating\n\nThe boiler is in the utility room; its manual is [[Boiler.pdf]].\n",
+        "House.canvas": json.dumps(CANVAS),
+    }
+    async with engine_sidecar(sidecar_config(vault, tmp_path / "data", fake_ollama.url), notes) as car:
+        status, search = await car.post("/api/search", {"query": "boiler pressure gauge bar", "k": 5})
+        assert status == 200, search
+        top = _results(search)[0]
+        assert (top["path"], top["page"], top["heading_path"]) == ("Manuals/Boiler.pdf", 2, ["Page 2"])
+        assert top["title"] == "Boiler.pdf"
+        assert "1.0 and 1.5 bar" in str(top["text"])
+        assert all("page" not in hit for hit in _results(search) if hit["path"] != "Manuals/Boiler.pdf")
+
+        async with car.session.get(car.url(f"/api/chunks/{top['id']}"), headers=car.auth()) as resp:
+            chunk = await resp.json()
+        assert (resp.status, chunk["page"]) == (200, 2)
+
+        events = await car.ask("What should the boiler pressure gauge read?")
+        retrieval = events[0]
+        assert retrieval["type"] == "retrieval"
+        sources = retrieval["sources"]
+        assert isinstance(sources, list)
+        cited = next(s for s in sources if isinstance(s, dict) and s["path"] == "Manuals/Boiler.pdf" and s["sent"])
+        assert cited["page"] == 2
+
+        status, search = await car.post("/api/search", {"query": "bleed the radiators", "k": 3})
+        first = _results(search)[0]
+        assert (first["path"], first["title"]) == ("House.canvas", "House.canvas")
+        assert "page" not in first
