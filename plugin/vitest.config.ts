@@ -4,7 +4,10 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
 	resolve: {
-		alias: { obsidian: fileURLToPath(new URL("./e2e/shim/obsidian.ts", import.meta.url)) },
+		alias: {
+			obsidian: fileURLToPath(new URL("./e2e/shim/obsidian.ts", import.meta.url)),
+			electron: fileURLToPath(new URL("./e2e/shim/electron.ts", import.meta.url)),
+		},
 	},
 	test: {
 		include: ["tests/**/*.test.ts"],

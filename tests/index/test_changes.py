@@ -54,7 +54,9 @@ MAPPING = [
     ("atomic-save-tmp", ev("moved", ".note.md.tmp", "note.md"), [Change(UP, "note.md")]),
     ("atomic-save-tilde", ev("moved", "note.md~", "note.md"), [Change(UP, "note.md")]),
     ("rename-to-backup", ev("moved", "note.md", "note.md~"), [Change(DEL, "note.md")]),
-    ("rename-to-non-note", ev("moved", "note.md", "note.txt"), [Change(DEL, "note.md")]),
+    ("rename-to-non-note", ev("moved", "note.md", "note.rtf"), [Change(DEL, "note.md")]),
+    # A `.txt` is indexed beside the vault (the indexer leaves one in the vault alone).
+    ("rename-to-text", ev("moved", "note.md", "note.txt"), [Change(DEL, "note.md"), Change(UP, "note.txt", "note.md")]),
     ("move-to-trash", ev("moved", "note.md", ".trash/note.md"), [Change(DEL, "note.md")]),
     ("restore-from-trash", ev("moved", ".trash/note.md", "note.md"), [Change(UP, "note.md")]),
     ("moved-out-of-vault", ev("moved", "note.md", "/elsewhere/note.md"), [Change(DEL, "note.md")]),

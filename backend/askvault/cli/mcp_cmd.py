@@ -101,7 +101,7 @@ async def _serve_own_index(config: Config, sections: NoteSections) -> bool | Non
         log.info("serving %s from its own index (no sidecar running)", name)
         server = build_server(LocalBackend(engine.searcher, engine.pipeline), sections, name)
         warm_up = functools.partial(sync_dense, engine.manifest, engine.dense, engine.vectors)
-        return await run_stdio(server, IndexKeeper(config.vault.root, engine.indexer, warm_up=warm_up))
+        return await run_stdio(server, IndexKeeper(config.vault, engine.indexer, warm_up=warm_up))
 
 
 def _leave_now() -> NoReturn:

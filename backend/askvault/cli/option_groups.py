@@ -21,8 +21,15 @@ LOCATION: OptionGroup = (
         type=click.Path(path_type=Path),
         help="Where indexes live (one folder per vault, never inside it) [env ASKVAULT_DATA_DIR].",
     ),
+    click.option(
+        "--source",
+        "sources",
+        multiple=True,
+        metavar="LABEL=PATH",
+        help="A folder beside the vault to search with it, its hits marked LABEL (repeatable) [env ASKVAULT_SOURCES].",
+    ),
 )
-"""Which vault and where its index lives: every command that reads the configuration."""
+"""Which vault (and folders beside it) and where its index lives: every command that reads the configuration."""
 
 ENGINE: OptionGroup = (
     click.option("--ollama-url", help="Ollama's URL [env OLLAMA_HOST; default http://127.0.0.1:11434]."),

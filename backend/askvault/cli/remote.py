@@ -34,6 +34,7 @@ READ_TIMEOUT_S = 600.0
 """An answer from a slow local model, or a reindex event stream between heartbeats (15 s), stays well inside."""
 
 FIXED_SETTINGS = (
+    "sources",
     "ollama_url",
     "qdrant_url",
     "exclude",

@@ -24,6 +24,7 @@ from askvault.config.slices import (
     default_data_root,
     vault_data_dir,
 )
+from askvault.config.sources import load_sources
 from askvault.errors import ConfigError
 
 # (flag name, environment variable, config-file key) for each setting that can come from outside.
@@ -50,6 +51,7 @@ _SOURCES: dict[str, tuple[str, str | None, str]] = {
     "pdf_max_seconds": ("--pdf-max-seconds", "ASKVAULT_PDF_MAX_SECONDS", "pdf_max_seconds"),
     "pdf_max_memory_mb": ("--pdf-max-memory-mb", "ASKVAULT_PDF_MAX_MEMORY_MB", "pdf_max_memory_mb"),
     "max_pdf_mb": ("--max-pdf-mb", "ASKVAULT_MAX_PDF_MB", "max_pdf_mb"),
+    "sources": ("--source", "ASKVAULT_SOURCES", "sources"),
     "origins": ("--allow-origin", "ASKVAULT_ORIGINS", "origins"),
     "rerank": ("--rerank/--no-rerank", "ASKVAULT_RERANK", "rerank"),
     "rerank_model": ("--rerank-model", "ASKVAULT_RERANK_MODEL", "rerank_model"),
@@ -273,6 +275,9 @@ def load_config(
         if origin == "*" or not re.match(r"^[a-z][a-z0-9+.-]*://[^/\s]+$", origin):
             raise ConfigError(f"{origins_src}: {origin!r} is not an exact origin (scheme://host[:port])")
 
+    raw_sources, sources_src = _pick("sources", flags, environ, file)
+    sources = load_sources(raw_sources, sources_src, vault, data_dir) if raw_sources is not None else ()
+
     return Config(
         vault=_documents(
             flags,
@@ -284,6 +289,7 @@ def load_config(
                 include_globs=_list(raw_incl, incl_src) if raw_incl is not None else (),
                 exclude_headings=_list(raw_headings, headings_src) if raw_headings is not None else (),
                 redact_seed_phrases=_bool(raw_seeds, seeds_src) if raw_seeds is not None else True,
+                sources=sources,
             ),
         ),
         store=StoreConfig(data_dir=data_dir, qdrant_url=str(qdrant_url).rstrip("/") if qdrant_url else None),

@@ -21,6 +21,26 @@ OPT_OUT_KEY = "askvault"
 """Frontmatter key: `askvault: false` keeps a note out of the index."""
 
 
+SOURCE_SEPARATOR = ":"
+"""A folder beside the vault names its files `LABEL:relative/path`; Obsidian allows no `:` in a file or folder name,
+so no vault path reads as one."""
+
+
+@dataclass(frozen=True, slots=True)
+class SourceConfig:
+    """A folder beside the vault searched with it (`--source LABEL=PATH`, `[[sources]]` in the config file)."""
+
+    label: str
+    """Marks its hits and prefixes its paths (`Docs:setup/install.md`)."""
+    root: Path
+    include_globs: tuple[str, ...] = ()
+    exclude_globs: tuple[str, ...] = ()
+
+    @property
+    def prefix(self) -> str:
+        return self.label + SOURCE_SEPARATOR
+
+
 @dataclass(frozen=True, slots=True)
 class VaultConfig:
     root: Path
@@ -48,9 +68,20 @@ class VaultConfig:
     pdf_max_memory_mb: int = 1024
     """The memory the process extracting a PDF may use; a PDF needing more (a decompression bomb) is reported."""
 
+    texts: bool = False
+    """Plain `.txt` files are indexed too: on in the folders beside the vault, off in the vault (Obsidian hides
+    them)."""
+    sources: tuple[SourceConfig, ...] = ()
+    """Folders beside the vault, indexed and watched with it, each under its label."""
+
     def indexes(self, kind: str) -> bool:
         """Whether files of this `parse.documents` kind are indexed in this vault."""
-        return kind == "note" or (kind == "pdf" and self.pdfs) or (kind == "canvas" and self.canvases)
+        return (
+            kind == "note"
+            or (kind == "pdf" and self.pdfs)
+            or (kind == "canvas" and self.canvases)
+            or (kind == "text" and self.texts)
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,8 +8,9 @@ from pathlib import PurePath
 from typing import Protocol
 
 NOTE_SUFFIX = ".md"
-OTHER_SUFFIXES = (".pdf", ".canvas")
-"""The other indexed files (`parse.documents`), in any case: cameras and scanners write `.PDF`."""
+OTHER_SUFFIXES = (".pdf", ".canvas", ".txt")
+"""The other indexed files (`parse.documents`), in any case: cameras and scanners write `.PDF`. Whether a folder
+indexes a kind (`.txt` only beside the vault) the indexer decides."""
 
 
 @dataclass(frozen=True, slots=True)

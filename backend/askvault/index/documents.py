@@ -10,7 +10,7 @@ from typing import Protocol
 from askvault.config import VaultConfig
 from askvault.errors import NoteError
 from askvault.extract.pdf import PdfText
-from askvault.index.scan import read_note_bytes, real_note_path
+from askvault.index.roots import Roots
 from askvault.model import Note
 from askvault.parse.canvas import canvas_markdown
 from askvault.parse.decode import decode_note, normalize_newlines
@@ -49,29 +49,29 @@ class Documents:
         self._vault = vault
         self._pdfs = pdfs
 
-    def load(self, rel: str) -> Loaded:
+    def load(self, roots: Roots, rel: str) -> Loaded:
         """The file's hash and (for notes and canvases) bytes; OSError or NoteError when it cannot be read."""
         if document_kind(rel) != "pdf":
-            data = read_note_bytes(self._vault.root, rel)
+            data = roots.read_bytes(rel)
             return Loaded(hashlib.sha256(data).hexdigest(), data)
-        with open(real_note_path(self._vault.root, rel), "rb") as handle:
+        with open(roots.real_path(rel), "rb") as handle:
             return Loaded(hashlib.file_digest(handle, "sha256").hexdigest(), None)
 
-    def read(self, rel: str, loaded: Loaded, resolver: LinkResolver) -> Document:
+    def read(self, roots: Roots, rel: str, loaded: Loaded, resolver: LinkResolver) -> Document:
         """The file as a note; NoteError (a subclass naming what is wrong) when it cannot be."""
         kind = document_kind(rel)
         if kind == "pdf":
-            return self._pdf(rel)
+            return self._pdf(roots, rel)
         text = decode_note(loaded.data or b"")
         if kind == "canvas":
             text = canvas_markdown(text)
         note = parse_note(rel, text, resolver, self._vault.opt_out_key)
         return Document(note, normalize_newlines(text.removeprefix("\ufeff")).split("\n"))
 
-    def _pdf(self, rel: str) -> Document:
+    def _pdf(self, roots: Roots, rel: str) -> Document:
         if self._pdfs is None:
             raise NoteError("is a PDF, and PDFs cannot be read in this process; index it with `askvault index`")
-        extracted = self._pdfs.extract(Path(real_note_path(self._vault.root, rel)))
+        extracted = self._pdfs.extract(Path(roots.real_path(rel)))
         note, source = pdf_note(rel, extracted.pages)
         if extracted.notice:
             note = replace(note, notices=(extracted.notice,))

@@ -25,8 +25,9 @@ from askvault.index.privacy import IndexPrivacy, Redactions
 from askvault.index.problems import PROBLEMS_META_KEY, NoteProblems, ProblemKind, too_large
 from askvault.index.refresh import KeywordRefresh
 from askvault.index.report import IndexReport, Problem, Progress
+from askvault.index.roots import Roots
 from askvault.index.safety import refuse_mass_delete, refuse_watcher_deletes
-from askvault.index.scan import NoteFile, ScanResult, VaultFilter, scan_vault
+from askvault.index.scan import NoteFile, ScanResult
 from askvault.index.templates import TemplateLines
 from askvault.index.worker import Worker
 from askvault.parse.decode import NotText
@@ -60,7 +61,7 @@ class Indexer:
         self._catalog = catalog
         self._dense = dense
         self._vectors = vectors
-        self._filter = VaultFilter(vault)
+        self._roots = Roots(vault)
         self._documents = Documents(vault, pdfs)
         self._lock = asyncio.Lock()
         self._listeners: list[Callable[[Progress], None]] = []
@@ -194,15 +195,17 @@ class Indexer:
     def _sync_notes(
         self, full: bool, allow_mass_delete: bool, report: IndexReport, loop: asyncio.AbstractEventLoop
     ) -> None:
-        self._filter = VaultFilter(self._vault)  # app.json may have changed since the last run
-        scan = scan_vault(self._vault)
+        self._roots = Roots(self._vault)  # app.json may have changed since the last run
+        scanned = self._roots.scan()
+        scan = scanned.result
         self._scan_problems(scan, report)
         stored = self._manifest.note_stats()
         on_disk = {n.path: n for n in scan.notes}
-        gone = [path for path in stored if path not in on_disk]
-        # A note still on disk but now excluded (or too large) is a choice, not a failed mount: it goes, and
-        # does not count towards the refusal, so excluding a big folder takes effect at once.
-        missing = [path for path in gone if NoteFile.stat(self._vault.root, path) is None]
+        # A source folder that cannot be read now keeps its notes, as an unmounted vault would.
+        gone = [p for p in stored if p not in on_disk and not self._roots.in_unavailable(p, scanned.unavailable)]
+        # A note still on disk but now excluded (or too large), or of a source taken out of the settings, is a
+        # choice, not a failed mount: it goes, and does not count towards the refusal.
+        missing = [p for p in gone if self._roots.stat(p) is None and not self._roots.is_gone_source(p)]
         refuse_mass_delete(len(stored), len(missing), len(on_disk), allow_mass_delete)
         resolver = LinkResolver(on_disk)
         total = len(scan.notes)
@@ -232,7 +235,8 @@ class Indexer:
             report.removed += 1
         self._retemplate(resolver, report)
         # A full scan saw every note: entries of notes it did not see are of notes deleted or renamed meanwhile.
-        self.problems.keep_only({n.path for n in scan.notes} | {s.path for s in scan.skipped})
+        kept = {p for p in stored if self._roots.in_unavailable(p, scanned.unavailable)}
+        self.problems.keep_only({n.path for n in scan.notes} | {s.path for s in scan.skipped} | kept)
 
     def _scan_problems(self, scan: ScanResult, report: IndexReport) -> None:
         """What the scan left out goes into the report as skipped or failed, and into the current problems."""
@@ -241,7 +245,7 @@ class Indexer:
             self.problems.scanned(entry.path, entry.kind, entry.reason)
 
     def _apply_sync(self, batch: ChangeBatch, report: IndexReport, loop: asyncio.AbstractEventLoop) -> None:
-        self._filter = VaultFilter(self._vault)  # Excluded files edited in Obsidian apply to the next save
+        self._roots = Roots(self._vault)  # Excluded files edited in Obsidian apply to the next save
         if self._batch_refused(batch, report):
             return
         for prefix in sorted(batch.deleted_prefixes):
@@ -263,14 +267,16 @@ class Indexer:
         resolver = LinkResolver(set(stored) | set(batch.upserts))
         for path in sorted(batch.upserts):
             self._worker.check_abort()
-            reason = self._filter.excluded(path)
+            if not self._roots.indexed_kind(path) and path not in stored:
+                continue  # a file of a kind this folder does not index (a `.txt` in the vault): nothing to say
+            reason = self._roots.excluded(path)
             if reason is not None:
                 # Newly excluded (or never included): whatever we had of it goes.
                 self._remove(self._manifest.remove_note(path))
                 self.problems.clear(path)
                 report.skipped.append(Problem(path, reason))
                 continue
-            note_file = NoteFile.stat(self._vault.root, path)
+            note_file = self._roots.stat(path)
             if note_file is None:
                 self._remove(self._manifest.remove_note(path))
                 self.problems.clear(path)
@@ -286,8 +292,8 @@ class Indexer:
         quiet = IndexReport()  # these notes did not change: the run's summary counts them once, as it found them
         for path in notes:
             self._worker.check_abort()
-            note_file = NoteFile.stat(self._vault.root, path)
-            if note_file is not None and self._filter.excluded(path) is None:
+            note_file = self._roots.stat(path)
+            if note_file is not None and self._roots.excluded(path) is None:
                 self._index_note(note_file, resolver, quiet, templates=templates)
         report.failed.extend(quiet.failed)
         self._templates.settle(templates)
@@ -305,13 +311,13 @@ class Indexer:
 
         With `known` (a watcher event), a note whose bytes, size and mtime are all as recorded is left alone.
         """
-        limit = self._filter.size_limit(note_file.path)
+        limit = self._roots.size_limit(note_file.path)
         if note_file.size > limit:  # grown past the limit since the scan, or a watcher event
             self._remove(self._manifest.remove_note(note_file.path))  # as a full run's scan leaves it out
             self._problem(report.skipped, note_file.path, too_large(note_file.size, limit), "skipped")
             return 0
         try:
-            loaded = self._documents.load(note_file.path)
+            loaded = self._documents.load(self._roots, note_file.path)
             fingerprint = loaded.digest + ":" + self._version
             if known is not None and (known.fingerprint, known.size, known.mtime_ns) == (
                 fingerprint,
@@ -321,7 +327,7 @@ class Indexer:
                 report.unchanged += 1
                 self.problems.settle(note_file.path)
                 return 0
-            document = self._documents.read(note_file.path, loaded, resolver)
+            document = self._documents.read(self._roots, note_file.path, loaded, resolver)
             note = document.note
             if note.opted_out:
                 self._remove(self._manifest.remove_note(note_file.path))
@@ -390,7 +396,7 @@ class Indexer:
         if not (batch.deletes or batch.deleted_prefixes):
             return False
         stored = self._manifest.note_stats()
-        missing = sum(1 for path in stored if NoteFile.stat(self._vault.root, path) is None)
+        missing = sum(1 for path in stored if self._roots.stat(path) is None and not self._roots.is_gone_source(path))
         arriving = len(batch.upserts - stored.keys())  # a renamed folder's notes come back under new names
         try:
             refuse_watcher_deletes(len(stored), missing, self._removed_by_watcher, arriving)

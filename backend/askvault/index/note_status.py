@@ -15,7 +15,8 @@ from askvault.config import VaultConfig
 from askvault.errors import NoteError
 from askvault.index.privacy import IndexPrivacy, VisibilityGuard
 from askvault.index.problems import NoteProblem, too_large
-from askvault.index.scan import DANGLING, Exclusion, NoteFile, read_note_bytes
+from askvault.index.roots import Roots
+from askvault.index.scan import DANGLING, Exclusion
 from askvault.model import ChunkInfo, Note, NoteState, NoteStatus
 from askvault.parse.decode import NotText, decode_note
 from askvault.parse.documents import document_kind
@@ -36,6 +37,7 @@ _STATE: dict[str, NoteState] = {
     "outside-vault": "not_indexed",
     "parse-failure": "failed",
     "not-markdown": "not_indexed",
+    "source-removed": "excluded",
     "pending": "not_indexed",
     "no-such-note": "missing",
 }
@@ -67,6 +69,8 @@ def exclusion_detail(exclusion: Exclusion, vault: VaultConfig, *, every_section:
     if rule == "excluded-heading":
         where = "Every section is" if every_section else "It is"
         return f"{where} under the excluded heading `{pattern}`, so it is kept out of the index."
+    if rule == "source-removed":
+        return "Not shown: its folder is no longer a source of this vault; the next index run drops it."
     if rule == "frontmatter-opt-out":
         return f"Excluded from the index by its frontmatter (`{vault.opt_out_key}: false`)."
     return f"Excluded from the index ({exclusion.reason})."
@@ -90,6 +94,7 @@ class NoteStatusQuery:
         self._problems = problems
         """The indexer's current problems of a path (failed or skipped in the last run or watcher batch)."""
         self._privacy = IndexPrivacy(vault)
+        self._roots = Roots(vault)
 
     def status(self, path: str) -> NoteStatus:
         """Reads a stat, and the note itself only when it is on disk, allowed by the path rules and not indexed."""
@@ -98,7 +103,7 @@ class NoteStatusQuery:
         path_rule = self._guard.path_rule(path)
         if chunks:
             return self._indexed(path, chunks) if path_rule is None else self._excluded(path, path_rule)
-        on_disk = NoteFile.stat(self._vault.root, path)
+        on_disk = self._roots.stat(path)
         if path_rule is not None and (on_disk is not None or os.path.lexists(self._vault.root / path)):
             return self._excluded(path, path_rule)
         if on_disk is None:
@@ -106,9 +111,9 @@ class NoteStatusQuery:
         kind = document_kind(path)
         if kind is None:
             return self._out(path, "not-markdown", "Not indexed: only Markdown notes (.md), PDFs and canvases are.")
-        if not self._vault.indexes(kind):
+        if not self._roots.indexed_kind(path):
             return self._out(path, "not-markdown", f"Not indexed: {kind}s are switched off ({kind}s = false).")
-        limit = self._vault.max_pdf_bytes if kind == "pdf" else self._vault.max_note_bytes
+        limit = self._roots.size_limit(path)
         if on_disk.size > limit:
             return self._out(path, "size-limit", _skipped(too_large(on_disk.size, limit)))
         return self._unindexed(path) if kind == "note" else self._pending(path)
@@ -129,6 +134,9 @@ class NoteStatusQuery:
 
     def _absent(self, path: str) -> NoteStatus:
         """No regular file inside the vault at this path: a symlink that leads out or nowhere, or nothing."""
+        found = self._roots.split(path)
+        if found is not None and found[0].label is not None:
+            return self._out(path, "no-such-note", f"There is no file at this path in the source {found[0].label!r}.")
         full = self._vault.root / path
         try:
             os.stat(full)
@@ -173,7 +181,7 @@ class NoteStatusQuery:
     def _unindexed(self, path: str) -> NoteStatus:
         """On disk, allowed by the path rules, within the size cap, yet without chunks: ask its text why."""
         try:
-            text = decode_note(read_note_bytes(self._vault.root, path))
+            text = decode_note(self._roots.read_bytes(path))
         except NotText as exc:
             return self._out(path, "not-text", _skipped(exc.message))
         except NoteError as exc:
@@ -209,7 +217,7 @@ class NoteStatusQuery:
 
     def _every_section_excluded(self, path: str) -> str | None:
         try:
-            text = decode_note(read_note_bytes(self._vault.root, path))
+            text = decode_note(self._roots.read_bytes(path))
         except (NoteError, OSError):
             return None
         return self._excluded_heading_of(parse_note(path, text, LinkResolver(()), self._vault.opt_out_key))

@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from askvault.config import VaultConfig
+from askvault.index.roots import GONE_SOURCE, Roots
 from askvault.index.scan import Exclusion, VaultFilter
 from askvault.model import Chunk, ChunkInfo, ChunkText, Note
 from askvault.parse.decode import normalize_newlines
@@ -71,6 +72,7 @@ class VisibilityGuard:
         self._headings = {heading_key(h): h for h in vault.exclude_headings if heading_key(h)}
         """Excluded heading keys → the heading as configured (named when explaining why a chunk is hidden)."""
         self._filter = VaultFilter(vault)
+        self._roots = Roots(vault)
         self._root = str(vault.root)
         self._app_json: dict[str, str] = {}
         self._stamp = self._app_json_stamp(self._filter.config_dir)
@@ -97,13 +99,19 @@ class VisibilityGuard:
         return self._filter
 
     def path_excluded(self, path: str) -> str | None:
-        vault_filter = self._current_filter()
-        return vault_filter.hidden(path) or vault_filter.user_excluded(path)
+        rule = self.path_rule(path)
+        return None if rule is None else rule.reason
 
     def path_rule(self, path: str) -> Exclusion | None:
         """The rule that keeps `path` out now: a hidden folder counts as Obsidian's own exclusion (Obsidian never
-        shows one), then its Excluded files, the exclude and the include globs."""
-        vault_filter = self._current_filter()
+        shows one), then its Excluded files, the exclude and the include globs; a source folder's own rules for its
+        paths, and a source taken out of the settings hides all of its."""
+        found = self._roots.split(path)
+        if found is None:
+            return Exclusion("source-removed", GONE_SOURCE)
+        root, rel = found
+        vault_filter = self._current_filter() if root.label is None else root.filter
+        path = rel
         hidden = vault_filter.hidden(path)
         return Exclusion("obsidian-excluded", hidden) if hidden is not None else vault_filter.user_rule(path)
 

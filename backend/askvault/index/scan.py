@@ -192,7 +192,8 @@ class VaultFilter:
         reason = self.hidden(rel_path)
         if reason is None and not rel_path.endswith("/") and not self.indexed_kind(rel_path):
             kind = document_kind(rel_path)
-            reason = "not a Markdown note" if kind is None else f"{kind}s are not indexed ({kind}s = false)"
+            switchable = kind in ("pdf", "canvas")  # `.txt` files are indexed only beside the vault, never in it
+            reason = f"{kind}s are not indexed ({kind}s = false)" if switchable else "not a Markdown note"
         return reason or self.user_excluded(rel_path)
 
     def indexed_kind(self, rel_path: str) -> bool:

@@ -7,13 +7,13 @@ import contextlib
 import logging
 import signal
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Protocol
 
 from mcp.server.mcpserver import MCPServer
 
+from askvault.config import VaultConfig
 from askvault.index.indexer import Indexer
-from askvault.index.watcher import VaultWatcher
+from askvault.index.source_watch import Watchers
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ class IndexKeeper:
 
     def __init__(
         self,
-        vault_root: Path,
+        vault: VaultConfig,
         indexer: Indexer,
         *,
         warm_up: Callable[[], Awaitable[object]] | None = None,
@@ -41,7 +41,7 @@ class IndexKeeper:
     ) -> None:
         self._indexer = indexer
         self._warm_up = warm_up
-        self._watcher = VaultWatcher(vault_root, indexer, reconcile_every_s=reconcile_every_s, reconcile_on_start=True)
+        self._watcher = Watchers(vault, indexer, reconcile_every_s, reconcile_on_start=True)
 
     async def start(self) -> None:
         if self._warm_up is not None:

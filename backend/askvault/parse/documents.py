@@ -17,9 +17,9 @@ from typing import Literal
 
 from askvault.model import Note, Section
 
-DocumentKind = Literal["note", "pdf", "canvas"]
+DocumentKind = Literal["note", "pdf", "canvas", "text"]
 
-SUFFIXES: dict[str, DocumentKind] = {".md": "note", ".pdf": "pdf", ".canvas": "canvas"}
+SUFFIXES: dict[str, DocumentKind] = {".md": "note", ".pdf": "pdf", ".canvas": "canvas", ".txt": "text"}
 """What each indexed file type is (lower-case suffix); anything else in a vault is an attachment left alone."""
 
 PAGE_HEADING = "Page {}"

@@ -67,6 +67,7 @@ class EngineControl:
                 "name": engine.config.vault.root.name,
                 "notes": notes,
                 "chunks": len(engine.catalog),
+                "sources": self._sources(),
             },
             "index": {
                 "state": "indexing" if indexing else "idle",
@@ -82,6 +83,17 @@ class EngineControl:
             "embedder": self.embedder_status(),
             "store": engine.store_kind,
         }
+
+    def _sources(self) -> list[dict[str, object]]:
+        """The folders beside the vault: label, folder and notes indexed from it (the plugin opens their files)."""
+        sources = self._engine.config.vault.sources
+        if not sources:
+            return []
+        paths = self._engine.catalog.by_note()
+        return [
+            {"label": s.label, "path": str(s.root), "notes": sum(1 for p in paths if p.startswith(s.prefix))}
+            for s in sources
+        ]
 
     def embedder_status(self) -> dict[str, object]:
         """Which embedder dense search uses, why that one, and (when it is off) the sentence that fixes it."""

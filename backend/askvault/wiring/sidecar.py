@@ -18,7 +18,7 @@ from askvault.api.services import ApiServices
 from askvault.api.token import load_or_create_token
 from askvault.config import Config
 from askvault.index.report import IndexReport, Progress
-from askvault.index.watcher import VaultWatcher
+from askvault.index.source_watch import Watchers
 from askvault.wire.events import PipelineLines
 from askvault.wiring import Engine, open_engine
 from askvault.wiring.control import EngineControl
@@ -104,9 +104,7 @@ async def run_sidecar(
                 search_relevance=engine.search_relevance,
             )
             app = create_app(services, config.server, token, config.server.port)
-            watcher = VaultWatcher(
-                config.vault.root, engine.indexer, reconcile_every_s=reconcile_every_s, reconcile_on_start=False
-            )
+            watcher = Watchers(config.vault, engine.indexer, reconcile_every_s, reconcile_on_start=False)
             async with serve(app, config.server) as listening:
                 write_discovery(config.store.data_dir, config.server.host, listening.port, os.getpid(), __version__)
                 first_run: asyncio.Task[None] | None = None

@@ -5,6 +5,7 @@
  */
 
 import * as obsidian from "../shim/obsidian";
+import * as electron from "../shim/electron";
 import { type NoteFile, Notes } from "./notes";
 
 interface Manifest {
@@ -46,6 +47,7 @@ window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
 
 function shimRequire(id: string): unknown {
 	if (id === "obsidian") return obsidian;
+	if (id === "electron") return electron;
 	throw new Error(`Cannot find module '${id}' (the e2e page has no Node modules)`);
 }
 

@@ -24,6 +24,8 @@ export const records = {
 	hoverLinks: [] as Record<string, unknown>[],
 	opened: [] as { linktext: string; sourcePath: string; newLeaf: unknown; state: unknown }[],
 	notices: [] as string[],
+	/** Files opened with the system's default app (the `electron` shim). */
+	openedFiles: [] as string[],
 	renders: 0,
 };
 

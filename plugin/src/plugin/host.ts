@@ -1,5 +1,6 @@
 /** What views, modals and commands need from the plugin, so they never import main.ts. */
 
+import type { FolderSource } from "../answer/sourceFolders";
 import type { Filters } from "../sidecar/wire";
 import type { AskVaultSettings } from "../settings";
 import type { SidecarConnection } from "./connection";
@@ -17,4 +18,9 @@ export interface AskInput {
 export interface AskVaultHost {
 	readonly settings: AskVaultSettings;
 	readonly connection: SidecarConnection;
+}
+
+/** The folders beside the vault the sidecar last reported (`vault.sources` of its status); none before it did. */
+export function folderSources(host: AskVaultHost): readonly FolderSource[] {
+	return host.connection.state.status?.vault.sources ?? [];
 }

@@ -50,7 +50,13 @@ export const statusBody = obj({
 	api_version: num,
 	version: str,
 	capabilities: arr(str),
-	vault: obj({ name: str, notes: num, chunks: num }),
+	vault: obj({
+		name: str,
+		notes: num,
+		chunks: num,
+		/** Folders beside the vault (`--source LABEL=PATH`): their files are named `LABEL:path`. */
+		sources: withDefault(arr(obj({ label: str, path: str, notes: num })), []),
+	}),
 	index: obj({
 		state: literal("idle", "indexing"),
 		done: num,

@@ -6,7 +6,8 @@ import { type Action, type Conversation, emptyConversation, findTurn, historyBef
 import { isAbort, SidecarError } from "../sidecar/client";
 import type { AskRequest, Source } from "../sidecar/wire";
 import { CHAT_ICON, VIEW_TYPE_CHAT } from "../constants";
-import type { AskInput, AskVaultHost } from "../plugin/host";
+import { outsideFile } from "../answer/sourceFolders";
+import { type AskInput, type AskVaultHost, folderSources } from "../plugin/host";
 import { markedSource, SOURCE_SELECTOR } from "./citationDom";
 import { EXPLAIN_ATTR } from "./explainPanel";
 import { type CardContent, HoverCard } from "./hoverCard";
@@ -267,12 +268,17 @@ export class ChatView extends ItemView implements HoverParent {
 	}
 
 	private openSource(source: Source, evt: MouseEvent | KeyboardEvent): void {
-		openLocated(this.app, source, evt);
+		openLocated(this.app, source, evt, folderSources(this.host));
 	}
 
 	private onMouseOver(evt: MouseEvent): void {
 		const hit = this.sourceAt(evt);
 		if (!hit || this.card.isFor(hit.el)) return;
+		if (outsideFile(hit.source.path, folderSources(this.host)) !== null) {
+			// A file beside the vault: no Page preview can show it, so the card does at once.
+			this.card.scheduleShow(hit.el, () => this.cardContent(hit.source), () => true);
+			return;
+		}
 		this.app.workspace.trigger("hover-link", {
 			event: evt,
 			source: VIEW_TYPE_CHAT,

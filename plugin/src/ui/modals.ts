@@ -2,13 +2,13 @@
 
 import type { App } from "obsidian";
 import type { CommandModals } from "../plugin/commands";
-import type { AskVaultHost } from "../plugin/host";
+import { type AskVaultHost, folderSources } from "../plugin/host";
 import { AskModal } from "./askModal";
 import { SearchModal } from "./searchModal";
 
 export function commandModals(app: App, host: AskVaultHost): CommandModals {
 	return {
 		askQuestion: (context, onQuestion) => new AskModal(app, context, onQuestion).open(),
-		searchVault: () => new SearchModal(app, host.connection.client, host.settings.topK).open(),
+		searchVault: () => new SearchModal(app, host.connection.client, host.settings.topK, () => folderSources(host)).open(),
 	};
 }

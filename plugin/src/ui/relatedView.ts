@@ -14,7 +14,8 @@ import {
 } from "../answer/related";
 import type { RelatedResult } from "../sidecar/wire";
 import { RELATED_ICON, VIEW_TYPE_RELATED } from "../constants";
-import type { AskVaultHost } from "../plugin/host";
+import { outsideFile } from "../answer/sourceFolders";
+import { type AskVaultHost, folderSources } from "../plugin/host";
 import { renderNoiseBadge } from "./noiseBadge";
 import { openLocated } from "./openNote";
 
@@ -137,7 +138,7 @@ export class RelatedView extends ItemView implements HoverParent {
 
 	private onHover(evt: MouseEvent): void {
 		const hit = this.entryAt(evt);
-		if (!hit) return;
+		if (!hit || outsideFile(hit.result.path, folderSources(this.host)) !== null) return; // no note to preview
 		this.app.workspace.trigger("hover-link", {
 			event: evt,
 			source: VIEW_TYPE_RELATED,
@@ -152,6 +153,6 @@ export class RelatedView extends ItemView implements HoverParent {
 		const hit = this.entryAt(evt);
 		if (!hit) return;
 		evt.preventDefault();
-		openLocated(this.app, passageOf(hit.result), evt);
+		openLocated(this.app, passageOf(hit.result), evt, folderSources(this.host));
 	}
 }

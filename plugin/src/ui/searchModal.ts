@@ -1,12 +1,14 @@
 /** "Search vault": hybrid search as you type; choosing a result opens the note at its heading. */
 
-import { type App, Keymap, Notice, SuggestModal } from "obsidian";
-import { headingTrail, linktextFor } from "../answer/citations";
+import { type App, Notice, SuggestModal } from "obsidian";
+import { headingTrail } from "../answer/citations";
 import { formatRank } from "../answer/inspect";
 import { hitNoiseBadge } from "../answer/noise";
 import type { SidecarClient } from "../sidecar/client";
 import type { SearchResult } from "../sidecar/wire";
+import type { FolderSource } from "../answer/sourceFolders";
 import { renderNoiseBadge } from "./noiseBadge";
+import { openLocated } from "./openNote";
 
 const DEBOUNCE_MS = 200;
 const SNIPPET_CHARS = 160;
@@ -20,6 +22,8 @@ export class SearchModal extends SuggestModal<SearchResult> {
 		app: App,
 		private readonly searchClient: SidecarClient,
 		private readonly searchK: number,
+		/** The folders beside the vault the sidecar reported (their files open outside Obsidian). */
+		private readonly sources: () => readonly FolderSource[] = () => [],
 	) {
 		super(app);
 		this.setPlaceholder("Search your notes…");
@@ -69,7 +73,7 @@ export class SearchModal extends SuggestModal<SearchResult> {
 	}
 
 	onChooseSuggestion(result: SearchResult, evt: MouseEvent | KeyboardEvent): void {
-		void this.app.workspace.openLinkText(linktextFor(result), "", Keymap.isModEvent(evt));
+		openLocated(this.app, result, evt, this.sources());
 	}
 
 	onClose(): void {

@@ -1,0 +1,159 @@
+"""The vault and the folders beside it as one namespace: `Docs:guide/setup.md` is `guide/setup.md` of source `Docs`.
+
+Each folder keeps its own rules (its include and exclude globs, an Obsidian config folder of its own if it is a vault
+too, hidden folders, symlinks that stay inside it) and the vault's size caps and file types, plus plain `.txt` files.
+A path without a configured label is the vault's. A folder that cannot be read is reported and its notes are kept:
+an unmounted drive or a sync client mid-way must not empty the index, as for the vault itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from askvault.config import SOURCE_SEPARATOR, SourceConfig, VaultConfig
+from askvault.errors import NoteError, VaultError
+from askvault.index.scan import NoteFile, ScanResult, Skipped, VaultFilter, read_note_bytes, real_note_path, scan_vault
+
+GONE_SOURCE = "its folder is no longer a source of this vault"
+"""Why a note of a source taken out of the settings is dropped (and hidden until it is)."""
+
+
+def source_slice(vault: VaultConfig, source: SourceConfig) -> VaultConfig:
+    """A source's own rules: its folder and globs, the vault's caps and file types, `.txt` files too."""
+    return dataclasses.replace(
+        vault,
+        root=source.root,
+        include_globs=source.include_globs,
+        exclude_globs=source.exclude_globs,
+        texts=True,
+        sources=(),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Root:
+    """One indexed folder: the vault (`label` None, no prefix) or a source."""
+
+    label: str | None
+    prefix: str
+    config: VaultConfig
+    filter: VaultFilter = field(compare=False)
+
+    @property
+    def folder(self) -> Path:
+        return self.config.root
+
+
+@dataclass
+class RootsScan:
+    """Every folder's notes and skipped files under their full paths, and the labels of the folders not readable."""
+
+    result: ScanResult = field(default_factory=ScanResult)
+    unavailable: set[str] = field(default_factory=set)
+
+
+class Roots:
+    """Where each indexed path lives, and the rules that apply to it. Built per run: the settings do not change
+    while the sidecar runs, but Obsidian's Excluded files do."""
+
+    def __init__(self, vault: VaultConfig) -> None:
+        self.vault = Root(None, "", vault, VaultFilter(vault))
+        self.sources = [
+            Root(s.label, s.prefix, slice_, VaultFilter(slice_))
+            for s in vault.sources
+            for slice_ in [source_slice(vault, s)]
+        ]
+        self._by_label = {root.label: root for root in self.sources}
+
+    def all(self) -> list[Root]:
+        return [self.vault, *self.sources]
+
+    def split(self, path: str) -> tuple[Root, str] | None:
+        """The folder a path lives in and its path there; None for a path of a source no longer configured."""
+        label, sep, rel = path.partition(SOURCE_SEPARATOR)
+        if not sep or "/" in label:
+            return self.vault, path
+        root = self._by_label.get(label)
+        if root is not None:
+            return root, rel
+        # Obsidian allows no `:` in a name, but a file made elsewhere may have one: it is the vault's if it is there.
+        return (self.vault, path) if NoteFile.stat(self.vault.folder, path) is not None else None
+
+    def is_gone_source(self, path: str) -> bool:
+        """True for a stored path whose source is no longer configured."""
+        return self.split(path) is None
+
+    def stat(self, path: str) -> NoteFile | None:
+        """The file behind a full path, under that path; None when it is gone (or its source is)."""
+        found = self.split(path)
+        if found is None:
+            return None
+        root, rel = found
+        note_file = NoteFile.stat(root.folder, rel)
+        return None if note_file is None else dataclasses.replace(note_file, path=path)
+
+    def excluded(self, path: str) -> str | None:
+        """Why this path is not indexed (its folder's rules), or None when it is a note to index."""
+        found = self.split(path)
+        if found is None:
+            return GONE_SOURCE
+        root, rel = found
+        return root.filter.excluded(rel)
+
+    def indexed_kind(self, path: str) -> bool:
+        """True for a file of a kind its folder indexes (a `.txt` is one beside the vault, not in it)."""
+        found = self.split(path)
+        return found is not None and found[0].filter.indexed_kind(found[1])
+
+    def size_limit(self, path: str) -> int:
+        found = self.split(path)
+        return found[0].filter.size_limit(found[1]) if found else self.vault.filter.size_limit(path)
+
+    def real_path(self, path: str) -> str:
+        """The file on disk; NoteError for one outside its folder, or of a source no longer configured."""
+        root, rel = self._located(path)
+        return real_note_path(root.folder, rel)
+
+    def read_bytes(self, path: str) -> bytes:
+        root, rel = self._located(path)
+        return read_note_bytes(root.folder, rel)
+
+    def _located(self, path: str) -> tuple[Root, str]:
+        found = self.split(path)
+        if found is None:
+            raise NoteError(GONE_SOURCE)
+        return found
+
+    def scan(self) -> RootsScan:
+        """Every folder scanned. The vault that cannot be read raises VaultError (the index stays as it was); a source
+        that cannot be read is reported, and its notes are left alone."""
+        out = RootsScan()
+        for root in self.all():
+            try:
+                found = scan_vault(root.config)
+            except VaultError:
+                if root.label is None:
+                    raise
+                out.unavailable.add(root.label)
+                out.result.skipped.append(Skipped(root.prefix, unreadable_source(root), "failed"))
+                continue
+            out.result.notes.extend(dataclasses.replace(n, path=root.prefix + n.path) for n in found.notes)
+            out.result.skipped.extend(dataclasses.replace(s, path=root.prefix + s.path) for s in found.skipped)
+        out.result.notes.sort(key=lambda n: n.path)
+        out.result.skipped.sort(key=lambda s: s.path)
+        return out
+
+    def in_unavailable(self, path: str, labels: set[str]) -> bool:
+        """True for a path of a source whose folder could not be read in this run (its notes are kept)."""
+        found = self.split(path)
+        return found is not None and found[0].label in labels
+
+
+def unreadable_source(root: Root) -> str:
+    """One sentence for a source folder that is gone or unreadable."""
+    return (
+        f"the folder of source {root.label!r} ({root.folder}) is missing or cannot be read; its notes stay in the "
+        "index until it is back, or remove the source from the settings"
+    )
