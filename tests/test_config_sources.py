@@ -54,7 +54,8 @@ def test_a_folder_not_there_yet_is_accepted(places: dict[str, Path]) -> None:
     [
         ("Docs", "is not LABEL=PATH"),
         ("=/tmp/x", "is not LABEL=PATH"),
-        ("Docs:x=/tmp/x", "a label is 1-40 letters"),
+        ("Docs:x=/tmp/x", "a label is 2-40 letters"),
+        ("D=/tmp/x", "a label is 2-40 letters"),
         ("Docs=relative/folder", "is not an absolute path"),
         ("Docs={vault}", "overlaps the vault"),
         ("Docs={vault}/Sub", "overlaps the vault"),

@@ -18,6 +18,8 @@ export interface AskVaultSettings {
 	topK: number;
 	/** Index the vault's PDFs (page by page) and canvases; off passes `--no-pdfs --no-canvases`. */
 	indexDocuments: boolean;
+	/** Folders beside the vault, one `LABEL=PATH` a line, each passed as `--source`. */
+	folders: string;
 }
 
 export const DEFAULT_PORT = 27582;
@@ -38,6 +40,7 @@ export const DEFAULT_SETTINGS: Readonly<AskVaultSettings> = {
 	chatModel: "llama3.2:3b",
 	topK: 8,
 	indexDocuments: true,
+	folders: "",
 };
 
 export const TOP_K_MIN = 1;
@@ -69,6 +72,7 @@ export function parseSettings(raw: unknown): AskVaultSettings {
 	if (url !== null && url !== FORMER_DEFAULT_URL) out.sidecarUrl = url;
 	if (typeof data.autoStart === "boolean") out.autoStart = data.autoStart;
 	if (typeof data.indexDocuments === "boolean") out.indexDocuments = data.indexDocuments;
+	if (typeof data.folders === "string") out.folders = data.folders;
 	for (const key of ["command", "embedModel", "chatModel"] as const) {
 		const value = data[key];
 		if (typeof value === "string" && value.trim() !== "") out[key] = value.trim();
@@ -119,5 +123,14 @@ export function serveArgs(settings: AskVaultSettings, vaultPath: string): string
 	args.push("--chat-model", settings.chatModel);
 	if (settings.dataDir !== "") args.push("--data-dir", settings.dataDir);
 	if (!settings.indexDocuments) args.push("--no-pdfs", "--no-canvases");
+	for (const folder of folderLines(settings.folders)) args.push("--source", folder);
 	return args;
+}
+
+/** The non-empty lines of the "Folders beside the vault" setting, trimmed: each a `LABEL=PATH` the sidecar checks. */
+export function folderLines(text: string): string[] {
+	return text
+		.split(/\r?\n/)
+		.map((line) => line.trim())
+		.filter((line) => line !== "");
 }

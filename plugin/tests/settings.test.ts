@@ -37,6 +37,7 @@ describe("parseSettings", () => {
 			chatModel: "qwen2.5:7b",
 			topK: 12,
 			indexDocuments: false,
+			folders: "Docs=/d",
 			token: "must-not-survive",
 			extra: 1,
 		});
@@ -49,6 +50,7 @@ describe("parseSettings", () => {
 			chatModel: "qwen2.5:7b",
 			topK: 12,
 			indexDocuments: false,
+			folders: "Docs=/d",
 		});
 		expect(Object.keys(s)).not.toContain("token");
 	});
@@ -155,6 +157,13 @@ describe("serveArgs", () => {
 	it("adds --data-dir only when one is set", () => {
 		expect(serveArgs(parseSettings({ dataDir: "/d" }), "/v").slice(-2)).toEqual(["--data-dir", "/d"]);
 		expect(serveArgs(parseSettings({}), "/v")).not.toContain("--data-dir");
+	});
+
+	it("each folder beside the vault is one --source, blank lines dropped", () => {
+		const settings = parseSettings({ folders: "Docs=/home/me/Docs\n\n  Work notes=C:\\Work  \r\n" });
+		expect(serveArgs(settings, "/v").slice(-4)).toEqual(["--source", "Docs=/home/me/Docs", "--source", "Work notes=C:\\Work"]);
+		expect(serveArgs(parseSettings({}), "/v")).not.toContain("--source");
+		expect(parseSettings({ folders: 3 }).folders).toBe("");
 	});
 
 	it("PDFs and canvases are indexed unless switched off", () => {

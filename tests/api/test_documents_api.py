@@ -3,9 +3,11 @@ endpoint too, and a canvas is cited like a note."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
+from askvault.config import SourceConfig
 from tests.api.engine_sidecar import Json, engine_sidecar, sidecar_config
 from tests.conftest import RunningOllama
 from tests.extract.pdfs import write_pdf
@@ -38,7 +40,9 @@ def _results(body: Json) -> list[Json]:
     return [r for r in results if isinstance(r, dict)]
 
 
-async def test_a_pdf_page_is_found_cited_and_shown(tmp_path: Path, fake_ollama: RunningOllama) -> None:
+async def test_a_pdf_page_a_canvas_and_a_file_beside_the_vault_are_found_and_cited(
+    tmp_path: Path, fake_ollama: RunningOllama
+) -> None:
     vault = tmp_path / "vault"
     (vault / "Manuals").mkdir(parents=True)
     write_pdf(vault / "Manuals/Boiler.pdf", PAGES)
@@ -46,7 +50,14 @@ async def test_a_pdf_page_is_found_cited_and_shown(tmp_path: Path, fake_ollama: 
         "Heating.md": "# Heating\n\nThe boiler is in the utility room; its manual is [[Boiler.pdf]].\n",
         "House.canvas": json.dumps(CANVAS),
     }
-    async with engine_sidecar(sidecar_config(vault, tmp_path / "data", fake_ollama.url), notes) as car:
+    shared = tmp_path / "Shared"
+    shared.mkdir()
+    (shared / "landlord.txt").write_text("The landlord replaces the boiler's expansion vessel every five years.\n")
+    config = sidecar_config(vault, tmp_path / "data", fake_ollama.url)
+    config = dataclasses.replace(
+        config, vault=dataclasses.replace(config.vault, sources=(SourceConfig("Shared", shared.resolve()),))
+    )
+    async with engine_sidecar(config, notes) as car:
         status, search = await car.post("/api/search", {"query": "boiler pressure gauge bar", "k": 5})
         assert status == 200, search
         top = _results(search)[0]
@@ -66,6 +77,13 @@ async def test_a_pdf_page_is_found_cited_and_shown(tmp_path: Path, fake_ollama: 
         assert isinstance(sources, list)
         cited = next(s for s in sources if isinstance(s, dict) and s["path"] == "Manuals/Boiler.pdf" and s["sent"])
         assert cited["page"] == 2
+
+        status, search = await car.post("/api/search", {"query": "expansion vessel landlord", "k": 3})
+        assert _results(search)[0]["path"] == "Shared:landlord.txt"
+        events = await car.ask("Who replaces the expansion vessel?")
+        sources = events[0]["sources"]
+        assert isinstance(sources, list)
+        assert any(isinstance(s, dict) and s["path"] == "Shared:landlord.txt" and s["sent"] for s in sources)
 
         status, search = await car.post("/api/search", {"query": "bleed the radiators", "k": 3})
         first = _results(search)[0]

@@ -79,6 +79,29 @@ async def test_a_source_is_searched_cited_watched_and_listed(tmp_path: Path, fak
         else:
             raise AssertionError("a note saved in the source folder never became searchable")
 
+        # The folder goes away while watched (an unmounted share): reported, its notes kept, the server up.
+        docs.rename(tmp_path / "gone")
+        status, _ = await car.post("/api/reindex", {})
+        assert status == 202
+        failures: list[object] = []
+        for _ in range(200):
+            await asyncio.sleep(0.05)
+            async with car.session.get(car.url("/api/status"), headers=car.auth()) as resp:
+                body = await resp.json()
+            failures = [f for f in body["index"]["failures"] if f["path"] == "Docs:"]
+            if body["index"]["state"] == "idle" and failures:
+                break
+        assert failures == [
+            {
+                "path": "Docs:",
+                "kind": "failed",
+                "reason": f"the folder of source 'Docs' ({docs.resolve()}) is missing or cannot be read; its notes "
+                "stay in the index until it is back, or remove the source from the settings",
+            }
+        ]
+        status, search = await car.post("/api/search", {"query": "quarkwell installer staging", "k": 3})
+        assert _paths(search)[0] == "Docs:guide/setup.md"
+
 
 async def test_a_source_that_goes_away_keeps_its_notes_and_one_taken_out_drops_exactly_its_own(
     tmp_path: Path, fake_ollama: RunningOllama

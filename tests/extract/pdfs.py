@@ -107,3 +107,26 @@ def _adler32_combine(first: int, second: int, second_length: int) -> int:
     a = (a1 + a2 - 1) % _ADLER_MOD
     b = (b1 + b2 + second_length * (a1 - 1)) % _ADLER_MOD
     return (b << 16) | a
+
+
+def many_pages_pdf(path: Path, count: int) -> Path:
+    """A PDF of `count` pages, each saying `Page N of the handbook`, written directly (fpdf2 takes seconds per
+    thousand pages): catalog, page tree, one font, then a page and its content stream per page."""
+    font = 3
+    first = 4
+    kids = b" ".join(b"%d 0 R" % (first + 2 * n) for n in range(count))
+    objects: list[list[bytes]] = [
+        [b"<< /Type /Catalog /Pages 2 0 R >>"],
+        [b"<< /Type /Pages /Kids [", kids, b"] /Count %d >>" % count],
+        [b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"],
+    ]
+    for n in range(count):
+        content = b"BT /F1 12 Tf 72 720 Td (Page %d of the handbook) Tj ET" % (n + 1)
+        objects.append(
+            [
+                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 %d 0 R >> >> " % font,
+                b"/Contents %d 0 R >>" % (first + 2 * n + 1),
+            ]
+        )
+        objects.append([b"<< /Length %d >>\nstream\n" % len(content), content, b"\nendstream"])
+    return raw_pdf(path, objects)

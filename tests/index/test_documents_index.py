@@ -15,7 +15,7 @@ from askvault.parse.documents import page_of
 from askvault.wiring import open_engine
 from tests.conftest import RunningOllama
 from tests.engine_helpers import engine_config, index_once, write_notes
-from tests.extract.pdfs import SCAN, bomb_pdf, write_pdf
+from tests.extract.pdfs import SCAN, bomb_pdf, many_pages_pdf, write_pdf
 
 MANUAL = [
     "Router manual\nUnpack the router and connect the grey cable to the modem.",
@@ -154,3 +154,18 @@ async def test_the_watcher_reads_a_new_pdf_and_forgets_a_deleted_one(vault: Path
         (vault / "Inbox/Receipt.pdf").unlink()
         await engine.indexer.apply(ChangeBatch(deletes=frozenset({"Inbox/Receipt.pdf"})))
         assert all(c.path != "Inbox/Receipt.pdf" for c in engine.manifest.iter_chunks())
+
+
+async def test_a_2000_page_pdf_is_indexed_up_to_the_page_limit(tmp_path: Path, fake_ollama: RunningOllama) -> None:
+    vault = tmp_path / "vault"
+    write_notes(vault, {"Note.md": "# Note\n\nThe handbook is in the Manuals folder.\n"})
+    (vault / "Manuals").mkdir()
+    many_pages_pdf(vault / "Manuals/Handbook.pdf", 2000)
+    config = _config(vault, fake_ollama)  # the default limit: 1,000 pages
+    report = await index_once(config)
+    assert report.failed == []
+    (notice,) = [p.reason for p in report.notices if p.path == "Manuals/Handbook.pdf"]
+    assert notice.startswith("has 2,000 pages, of which only the first 1,000 were indexed")
+    async with open_engine(config, sync_vectors=False) as engine:
+        pages = {page_of(c.path, c.heading_path) for c in engine.manifest.iter_chunks() if c.path.endswith(".pdf")}
+    assert pages == set(range(1, 1001))

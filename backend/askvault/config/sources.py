@@ -8,7 +8,8 @@ from pathlib import Path
 from askvault.config.slices import SourceConfig
 from askvault.errors import ConfigError
 
-_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,39}")
+_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{1,39}")
+"""Two characters at least: `D:notes.md` would read as a Windows drive letter wherever a path is checked."""
 _TABLE_KEYS = ("label", "path", "include", "exclude")
 
 Entry = tuple[str, str, tuple[str, ...], tuple[str, ...], str]
@@ -64,7 +65,7 @@ def load_sources(value: object, source: str, vault: Path, data_dir: Path) -> tup
     for label, raw_path, include, exclude, where in _entries(value, source):
         if not _LABEL.fullmatch(label):
             raise ConfigError(
-                f"{where}: a label is 1-40 letters, digits, spaces, '.', '_' or '-', starting with a letter or digit"
+                f"{where}: a label is 2-40 letters, digits, spaces, '.', '_' or '-', starting with a letter or digit"
             )
         if any(s.label.casefold() == label.casefold() for s in found):
             raise ConfigError(f"{where}: two sources are labelled {label!r}; give each its own label")

@@ -228,6 +228,20 @@ export class AskVaultSettingTab extends PluginSettingTab {
 			),
 			this.textRow("Chat model", "The Ollama model that writes answers.", "chatModel"),
 			{
+				name: "Folders beside the vault",
+				desc: "Other folders to search with the vault (a Nextcloud or Drive sync, a docs checkout): one LABEL=/full/path a line. Their hits are marked with the label and open in the system's default app.",
+				render: (setting) =>
+					void setting.addTextArea((area) =>
+						area
+							.setPlaceholder("Docs=/home/me/docs")
+							.setValue(settings.folders)
+							.onChange(async (value) => {
+								settings.folders = value;
+								await this.host.saveSettings();
+							}),
+					),
+			},
+			{
 				name: "Index PDFs and canvases",
 				desc: "Search the text of the vault's PDFs, page by page (a citation opens the page), and the cards of its canvases. Off: only Markdown notes.",
 				render: (setting) =>
