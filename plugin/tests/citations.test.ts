@@ -114,6 +114,7 @@ describe("sources and link targets", () => {
 		expect(placeLabel(pdf)).toBe("page 7");
 		expect(placeLabel({ ...pdf, page: null })).toBe("lines 40–52");
 		expect(placeLabel({ path: "A.md", heading_path: [], start_line: 1, end_line: 3 })).toBe("lines 1–3");
+		expect(placeLabel({ path: "Board.canvas", heading_path: [], start_line: 1, end_line: 3 })).toBe("canvas");
 	});
 
 	it("openTarget without a heading opens at the chunk's first line", () => {

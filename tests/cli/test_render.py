@@ -35,6 +35,23 @@ def test_a_result_names_what_moved_it(extra: dict[str, object], expected: str) -
 
 
 @pytest.mark.parametrize(
+    ("extra", "place"),
+    [
+        pytest.param({}, "Network/IP plan.md › IP plan  (lines 3–9)", id="note"),
+        pytest.param(
+            {"path": "Manuals/Boiler.pdf", "heading_path": ["Page 2"], "page": 2},
+            "Manuals/Boiler.pdf › Page 2  (page 2)",
+            id="pdf",
+        ),
+        pytest.param({"path": "Board.canvas", "heading_path": []}, "Board.canvas  (canvas)", id="canvas"),
+        pytest.param({"path": "Docs:guide/setup.md"}, "Docs:guide/setup.md › IP plan  (lines 3–9)", id="source"),
+    ],
+)
+def test_a_result_says_where_it_is(extra: dict[str, object], place: str) -> None:
+    assert f" 1. {place}\n" in render_search({"results": [{**RESULT, **extra}]})
+
+
+@pytest.mark.parametrize(
     ("scope", "expected"),
     [
         pytest.param(

@@ -9,9 +9,14 @@ SNIPPET_CHARS = 160
 
 
 def _place(hit: Mapping[str, object]) -> str:
-    """Where a passage is: `page 3` of a PDF, else its lines."""
+    """Where a passage is: `page 3` of a PDF, a canvas's card (its lines are those of the text made from it), else
+    its lines."""
     page = hit.get("page")
-    return f"page {page}" if isinstance(page, int) else f"lines {hit.get('start_line')}–{hit.get('end_line')}"
+    if isinstance(page, int):
+        return f"page {page}"
+    if str(hit.get("path", "")).lower().endswith(".canvas"):
+        return "canvas"
+    return f"lines {hit.get('start_line')}–{hit.get('end_line')}"
 
 
 def _trail(source: Mapping[str, object]) -> str:

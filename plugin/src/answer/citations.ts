@@ -57,9 +57,12 @@ function pageLink(loc: Located): string | null {
 	return typeof loc.page === "number" && loc.page >= 1 ? `${loc.path}#page=${loc.page}` : null;
 }
 
-/** Where a chunk sits, in the words the inspector shows: `page 3` in a PDF, else `lines 4–9`. */
+/** Where a chunk sits, in the words the inspector shows: `page 3` in a PDF, `canvas` for a canvas's cards (their
+ * lines are those of the text made from it), else `lines 4–9`. */
 export function placeLabel(loc: Located & { end_line: number }): string {
-	return typeof loc.page === "number" ? `page ${loc.page}` : `lines ${loc.start_line}–${loc.end_line}`;
+	if (typeof loc.page === "number") return `page ${loc.page}`;
+	if (loc.path.toLowerCase().endsWith(".canvas")) return "canvas";
+	return `lines ${loc.start_line}–${loc.end_line}`;
 }
 
 /** Characters that end or split a link's subpath in Obsidian; Obsidian drops them when it matches headings too. */
