@@ -20,7 +20,7 @@ from tests.extract.pdfs import SCAN, bomb_pdf, many_pages_pdf, write_pdf
 MANUAL = [
     "Router manual\nUnpack the router and connect the grey cable to the modem.",
     "The default admin password is printed on the sticker under the router: quokka-7731.",
-    "Factory reset: hold the reset button for twelve seconds until the lights blink amber.",
+    "Factory reset: hold the reset button for twelve seconds until the lights blink amber.\npassword: hunter2xyz",
 ]
 CANVAS = {
     "nodes": [
@@ -92,6 +92,10 @@ async def test_pdfs_and_canvases_are_indexed_and_every_bad_file_is_named(
         chunks = list(engine.manifest.iter_chunks())
         router = [c for c in chunks if c.path == "Manuals/Router.pdf"]
         assert {page_of(c.path, c.heading_path) for c in router} == {1, 2, 3}  # three short pages: one chunk each
+        # A PDF's secrets are redacted before anything is indexed, as a note's.
+        page3 = " ".join(c.text for c in router if page_of(c.path, c.heading_path) == 3)
+        assert "hunter2xyz" not in page3
+        assert "[redacted: password]" in page3
         long_pages = {page_of(c.path, c.heading_path) for c in chunks if c.path == "Manuals/Long.pdf"}
         assert long_pages <= {1, 2, 3, 4, 5}
         assert "Chapter 6" not in " ".join(c.text for c in chunks if c.path == "Manuals/Long.pdf")
@@ -169,3 +173,15 @@ async def test_a_2000_page_pdf_is_indexed_up_to_the_page_limit(tmp_path: Path, f
     async with open_engine(config, sync_vectors=False) as engine:
         pages = {page_of(c.path, c.heading_path) for c in engine.manifest.iter_chunks() if c.path.endswith(".pdf")}
     assert pages == set(range(1, 1001))
+
+
+async def test_the_vault_s_exclusions_and_size_cap_apply_to_pdfs(vault: Path, fake_ollama: RunningOllama) -> None:
+    size = (vault / "Manuals/Long.pdf").stat().st_size
+    config = _config(vault, fake_ollama, exclude_globs=("Papers/", "Manuals/Router.pdf"), max_pdf_bytes=size - 1)
+    report = await index_once(config)
+    skipped = {p.path: p.reason for p in report.skipped}
+    assert skipped["Manuals/Router.pdf"] == "exclude glob 'Manuals/Router.pdf'"
+    assert skipped["Manuals/Long.pdf"].startswith("too large")
+    async with open_engine(config, sync_vectors=False) as engine:
+        paths = {c.path for c in engine.manifest.iter_chunks()}
+    assert not any(p.startswith("Papers/") or p in ("Manuals/Router.pdf", "Manuals/Long.pdf") for p in paths)
