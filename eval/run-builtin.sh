@@ -9,12 +9,13 @@
 #   EMBED_MODEL=all-minilm OLLAMA_HOST=http://127.0.0.1:11435 CORPORA_DIR=… bash eval/run-builtin.sh
 #                                                              # the same through Ollama's API → eval/results/http-all-minilm/
 #
-# VAULTS="sample tasks-docs de-wiki template" (the default) limits the run; the sample and template vaults need no
-# CORPORA_DIR.
+# VAULTS="sample tasks-docs de-wiki template documents" (the default) limits the run; the sample, template and
+# documents vaults need no CORPORA_DIR (the documents vault holds PDFs and canvases: eval/source_types.py reports
+# its figures per source type).
 # RESULTS=dir writes there instead (relative to the repository root). Extra arguments go to `askvault eval`.
 # Per vault it writes NAME.json, NAME/report.md and NAME/chart.png (NAME: sample, corpora-tasks-docs,
-# corpora-de-wiki) and NAME.figures.md (set_figures.py's table). Each vault is indexed from scratch into a
-# temporary data folder with an empty config file.
+# corpora-de-wiki, template, documents) and NAME.figures.md (set_figures.py's table). Each vault is indexed from
+# scratch into a temporary data folder with an empty config file.
 set -euo pipefail
 
 here="$(dirname "$0")"
@@ -37,7 +38,7 @@ else
   # nothing goes over the network.
   model_args=(--ollama-url "http://127.0.0.1:9")
 fi
-names=(${VAULTS:-sample tasks-docs de-wiki template})
+names=(${VAULTS:-sample tasks-docs de-wiki template documents})
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -54,6 +55,10 @@ for name in "${names[@]}"; do
     vault="$repo/eval/template-vault"
     sets=("$repo/eval/template-vault-questions.jsonl")
     out="template"
+  elif [[ "$name" == documents ]]; then
+    vault="$repo/eval/documents-vault"
+    sets=("$repo/eval/documents-vault-questions.jsonl")
+    out="documents"
   else
     if [[ -z "${CORPORA_DIR:-}" || ! -d "${CORPORA_DIR:-}/$name" ]]; then
       echo "run-builtin.sh: set CORPORA_DIR to the folder holding $name (eval/corpora/README.md)." >&2

@@ -11,6 +11,7 @@ from askvault.evaluate.reference_chunks import (
     chunk_text,
     index_text,
     note_title,
+    page_chunks,
     rrf,
     tokenize,
     top_indices,
@@ -160,3 +161,39 @@ def test_rrf_order(dense: list[int], keyword: list[int], order: list[int]) -> No
         assert f.score == pytest.approx(sum(1 / (60 + r) for r in ranks if r is not None))
         assert f.dense_rank == (dense.index(f.index) + 1 if f.index in dense else None)
         assert f.keyword_rank == (keyword.index(f.index) + 1 if f.index in keyword else None)
+
+
+PDF_LINES = ["Page 1", "# Not a heading", "", "body one", "Page 3", "---", "page three", "", "```", "", "after"]
+
+
+@pytest.mark.parametrize(
+    ("pages", "expected"),
+    [
+        pytest.param(
+            [("Page 1", 1, 4), ("Page 3", 5, 11)],
+            [(("Page 1",), 2, 4), (("Page 3",), 6, 11)],
+            id="pages-apart-as-plain-text",
+        ),
+        pytest.param([("Page 3", 5, 7)], [(("Page 3",), 6, 7)], id="one-page"),
+        pytest.param([("Page 1", 1, 1)], [], id="heading-only"),
+        pytest.param([], [], id="no-pages"),
+    ],
+)
+def test_page_chunks(pages: list[tuple[str, int, int]], expected: list[Span]) -> None:
+    """A PDF's pages never share a chunk (the short ones here would be packed into one), and a page's `#`, `---`
+    or fence is its text, not Markdown: no heading, frontmatter or code block starts there."""
+    chunks = page_chunks(PDF_LINES, pages)
+    for chunk in chunks:
+        assert chunk.text == "\n".join(PDF_LINES[chunk.start_line - 1 : chunk.end_line])
+    assert [(c.heading_path, c.start_line, c.end_line) for c in chunks] == expected
+
+
+def test_page_chunks_pack_a_long_page_by_paragraphs() -> None:
+    paragraph = "x" * (MAX_CHARS // 3)  # two fit in a chunk, three do not
+    lines = ["Page 1", paragraph, "", paragraph, "", paragraph, "Page 2", "short"]
+    chunks = page_chunks(lines, [("Page 1", 1, 6), ("Page 2", 7, 8)])
+    assert [(c.heading_path, c.start_line, c.end_line) for c in chunks] == [
+        (("Page 1",), 2, 4),
+        (("Page 1",), 6, 6),
+        (("Page 2",), 8, 8),
+    ]

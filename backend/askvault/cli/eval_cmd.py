@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from askvault.config import Config
 from askvault.errors import ModelError
 from askvault.evaluate.chart import write_chart
 from askvault.evaluate.conversations import Conversation, check_conversations, load_conversations
+from askvault.evaluate.files import EvalFiles
 from askvault.evaluate.legs_dump import dump_question
 from askvault.evaluate.metrics import JsonValue
 from askvault.evaluate.modes import ModeRegistry, rerank_mode, searcher_modes
@@ -42,14 +44,17 @@ from askvault.index.report import IndexReport, Progress
 from askvault.wiring import Engine, open_engine
 
 
-def eval_modes(engine: Engine) -> ModeRegistry:
-    """The modes `--modes` can name. A new mode registers here; the runner needs no change."""
+def eval_modes(engine: Engine, files: EvalFiles | None = None) -> ModeRegistry:
+    """The modes `--modes` can name. A new mode registers here; the runner needs no change. `files` reads the
+    reference's notes, PDFs and canvases (the run's one reader)."""
     registry = searcher_modes(engine.searcher, engine.config.retrieval.top_k)
     registry.add(rerank_mode(engine.searcher, engine.reranker, engine.config.retrieval.rerank_candidates))
     # The yardstick reads the manifest on its first search, after the index run: the notes the product indexed.
     config = engine.config
     notes = engine.manifest.note_stats
-    for mode in reference_modes(config.vault.root, lambda: notes().keys(), engine.embedder, config.store.data_dir):
+    for mode in reference_modes(
+        config.vault.root, lambda: notes().keys(), engine.embedder, config.store.data_dir, files
+    ):
         registry.add(mode)
     return registry
 
@@ -119,13 +124,17 @@ def eval_command(
     models = split_chat_models(params, several_allowed=answers or conversations_file is not None)
     config = apply_overrides(build_config(params), overrides)
     models = models or (config.ollama.chat_model,)
-    for problem in check_questions(config.vault.root, questions):
-        click.echo(f"askvault: warning: {problem}", err=True)
-    conversations = load_conversations(conversations_file) if conversations_file is not None else None
-    for problem in check_conversations(config.vault.root, conversations or []):
-        click.echo(f"askvault: warning: {conversations_file}: {problem}", err=True)
-    plan = _ModelPlan(models, answers, conversations, conversations_file)
-    result, model_runs = asyncio.run(_evaluate(config, questions, questions_file, mode_names, k_list, plan, dump_legs))
+    # One reader of the eval's files for the whole run: a PDF is extracted once, by one process, closed at the end.
+    with contextlib.closing(EvalFiles(config.vault.root)) as files:
+        for problem in check_questions(config.vault.root, questions, files):
+            click.echo(f"askvault: warning: {problem}", err=True)
+        conversations = load_conversations(conversations_file) if conversations_file is not None else None
+        for problem in check_conversations(config.vault.root, conversations or []):
+            click.echo(f"askvault: warning: {conversations_file}: {problem}", err=True)
+        plan = _ModelPlan(models, answers, conversations, conversations_file)
+        result, model_runs = asyncio.run(
+            _evaluate(config, questions, questions_file, mode_names, k_list, plan, files, dump_legs)
+        )
     summary = result.summary()
     click.echo(render_text(result, summary))
     if json_out is not None:
@@ -166,10 +175,11 @@ async def _evaluate(
     mode_names: tuple[str, ...],
     ks: tuple[int, ...],
     plan: _ModelPlan,
+    files: EvalFiles,
     dump_legs: Path | None = None,
 ) -> tuple[EvalResult, ModelRuns | None]:
     async with open_engine(config, sync_vectors=False) as engine:
-        modes = eval_modes(engine).select(mode_names)
+        modes = eval_modes(engine, files).select(mode_names)
         report = await _index(engine)
         # Answers and rewrites search in hybrid mode, as the pipeline does.
         needs_dense = plan.wanted or dump_legs is not None or any(mode.needs_dense for mode in modes)
@@ -189,11 +199,11 @@ async def _evaluate(
             bar.update()
 
         try:
-            result = await run_evaluation(questions, modes, ks, config.vault.root, on_step=step, meta=meta)
+            result = await run_evaluation(questions, modes, ks, config.vault.root, on_step=step, meta=meta, files=files)
         finally:
             bar.close()
         if dump_legs is not None:
-            await _dump_legs(engine, questions, dump_legs)
+            await _dump_legs(engine, questions, dump_legs, files)
         if not plan.wanted:
             return result, None
         model_runs = await run_model_evaluations(
@@ -208,9 +218,9 @@ async def _evaluate(
         return result, model_runs
 
 
-async def _dump_legs(engine: Engine, questions: list[Question], path: Path) -> None:
+async def _dump_legs(engine: Engine, questions: list[Question], path: Path, files: EvalFiles) -> None:
     """One JSONL record per question (`evaluate.legs_dump`), written whole once every question has run."""
-    lines = NoteLines(engine.config.vault.root)
+    lines = NoteLines(engine.config.vault.root, files)
     records = [await dump_question(engine.searcher, engine.catalog, question, lines) for question in questions]
     text = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
     await asyncio.to_thread(_write, path, text)

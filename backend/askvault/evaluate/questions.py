@@ -11,7 +11,8 @@ from pathlib import Path, PurePosixPath
 
 import yaml
 
-from askvault.errors import ConfigError
+from askvault.errors import ConfigError, NoteError
+from askvault.evaluate.files import EVAL_SUFFIXES, EvalFiles, is_eval_file
 from askvault.evaluate.metrics import normalise_whitespace
 from askvault.store.languages import language_code
 
@@ -50,7 +51,7 @@ class Question:
     question: str
     type: str
     expected_paths: tuple[str, ...]
-    """Vault-relative POSIX paths of the notes that answer the question."""
+    """Vault-relative POSIX paths of the notes (or PDFs, canvases, text files) that answer the question."""
     evidence: tuple[str, ...]
     """Verbatim substrings of the answering sections (any one of them in a top-k chunk is a hit)."""
     now: date | None = None
@@ -119,10 +120,15 @@ def _language_field(record: Mapping[str, object], name: str, where: str) -> str:
     return code
 
 
+_ALLOWED = ", ".join(EVAL_SUFFIXES[:-1]) + " or " + EVAL_SUFFIXES[-1]
+
+
 def _check_vault_path(path: str, where: str) -> None:
     parts = PurePosixPath(path).parts
-    if path.startswith("/") or "\\" in path or ".." in parts or not path.endswith(".md"):
-        raise ConfigError(f"{where}: field 'expected_paths' holds {path!r}; want a vault-relative POSIX .md path")
+    if path.startswith("/") or "\\" in path or ".." in parts or not is_eval_file(path):
+        raise ConfigError(
+            f"{where}: field 'expected_paths' holds {path!r}; want a vault-relative POSIX path to a {_ALLOWED} file"
+        )
 
 
 def _parse_line(line: str, where: str) -> Question:
@@ -217,12 +223,17 @@ def _consistency_problems(question: Question) -> list[str]:
     return problems
 
 
-def check_questions(vault: Path, questions: Sequence[Question]) -> list[str]:
+def check_questions(vault: Path, questions: Sequence[Question], files: EvalFiles | None = None) -> list[str]:
     """Problems that would make the question set lie: missing or excluded notes, evidence not in the notes.
 
     Evidence must occur, whitespace-normalised, in the body (not the frontmatter) of at least one expected
-    note. Expected notes must be indexable: not under Obsidian's excluded files, not opted out.
+    file, read as the indexer reads it (`EvalFiles`: a PDF's extracted pages, a canvas's Markdown). Expected
+    files must be indexable: not under Obsidian's excluded files, not opted out, readable. `files` reads them
+    (None: files of this check's own, closed when it ends).
     """
+    if files is None:
+        with EvalFiles(vault) as own:
+            return check_questions(vault, questions, own)
     problems: list[str] = []
     filters = _ignore_filters(vault)
     root = vault.resolve()
@@ -239,7 +250,12 @@ def check_questions(vault: Path, questions: Sequence[Question]) -> list[str]:
                 continue
             if _is_ignored(rel, filters):
                 problems.append(f"{question.id}: expected path {rel} is excluded by userIgnoreFilters")
-            frontmatter, body = _split_frontmatter(note.read_text(encoding="utf-8"))
+            try:
+                text = files.read(rel).text
+            except NoteError as exc:
+                problems.append(f"{question.id}: expected path {rel} cannot be read ({exc})")
+                continue
+            frontmatter, body = _split_frontmatter(text)
             if frontmatter.get("askvault") is False:
                 problems.append(f"{question.id}: expected path {rel} opts out of indexing (askvault: false)")
             bodies.append(normalise_whitespace(body))

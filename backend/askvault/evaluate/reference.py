@@ -19,6 +19,7 @@ from rank_bm25 import BM25Okapi
 
 from askvault.embed.protocol import Embedder
 from askvault.errors import NoteError
+from askvault.evaluate.files import EvalFiles
 from askvault.evaluate.metrics import JsonValue
 from askvault.evaluate.modes import EvalMode
 from askvault.evaluate.reference_chunks import (
@@ -27,12 +28,12 @@ from askvault.evaluate.reference_chunks import (
     chunk_text,
     index_text,
     note_title,
+    page_chunks,
     rrf,
     tokenize,
     top_indices,
 )
 from askvault.model import Chunk, Hit, SearchMode
-from askvault.parse.decode import decode_note
 
 LEG_DEPTH = 50
 """Each leg's list before fusion."""
@@ -46,16 +47,24 @@ REFERENCE_MODES: dict[str, SearchMode] = {
 Matrix = npt.NDArray[np.float64]
 
 
-def read_chunks(vault: Path, paths: Iterable[str]) -> list[Chunk]:
-    """The reference chunks of the given vault-relative notes, in path order; unreadable notes are left out."""
+def read_chunks(vault: Path, paths: Iterable[str], files: EvalFiles | None = None) -> list[Chunk]:
+    """The reference chunks of the given vault-relative files, in path order; unreadable files are left out.
+
+    Each file is read as the indexer reads it (`EvalFiles`; None: files of this call's own, closed when it ends):
+    a note or canvas (as its Markdown) is chunked at its headings, a PDF page by page.
+    """
+    if files is None:
+        with EvalFiles(vault) as own:
+            return read_chunks(vault, paths, own)
     chunks: list[Chunk] = []
     for path in sorted(set(paths)):
         try:
-            text = decode_note((vault / path).read_bytes())
-        except (OSError, NoteError):
+            read = files.read(path)
+        except NoteError:
             continue  # gone or garbled since the product indexed it: the product has no chunk of it either
         title = note_title(path)
-        for ref in chunk_text(text):
+        refs = page_chunks(read.lines, read.pages) if read.kind == "pdf" else chunk_text(read.text)
+        for ref in refs:
             chunk_id = hashlib.sha1(f"{path}\0{ref.start_line}".encode()).hexdigest()
             chunks.append(
                 Chunk(
@@ -91,8 +100,11 @@ class ReferenceIndex:
         note_paths: Callable[[], Iterable[str]],
         embedder: Embedder,
         cache_dir: Path | None = None,
+        files: EvalFiles | None = None,
     ) -> None:
         self._vault = vault
+        self._files = files
+        """Reads the notes (None: files of the build's own, closed once the chunks are read)."""
         self._cache_dir = cache_dir
         """Where chunk vectors are kept between runs (keyed by embedder fingerprint and text); None: not kept."""
         self._note_paths = note_paths
@@ -111,7 +123,7 @@ class ReferenceIndex:
             return built
 
     def _build(self, paths: list[str]) -> tuple[list[Chunk], BM25Okapi | None]:
-        chunks = read_chunks(self._vault, paths)
+        chunks = read_chunks(self._vault, paths, self._files)
         # BM25Okapi divides by the corpus size, so an empty vault gets no keyword index at all.
         bm25 = BM25Okapi([tokenize(c.index_text) for c in chunks], k1=1.5, b=0.75) if chunks else None
         return chunks, bm25
@@ -204,12 +216,17 @@ class ReferenceIndex:
 
 
 def reference_modes(
-    vault: Path, note_paths: Callable[[], Iterable[str]], embedder: Embedder, cache_dir: Path | None = None
+    vault: Path,
+    note_paths: Callable[[], Iterable[str]],
+    embedder: Embedder,
+    cache_dir: Path | None = None,
+    files: EvalFiles | None = None,
 ) -> list[EvalMode]:
     """`reference`, `reference-dense` and `reference-keyword`, sharing one lazily built index. `note_paths` is
     called on the first search, after the product's index run, so both rank the same notes. `cache_dir` keeps
-    the chunk vectors between runs (the evaluation's data dir), so a rerun embeds only changed chunks."""
-    index = ReferenceIndex(vault, note_paths, embedder, cache_dir)
+    the chunk vectors between runs (the evaluation's data dir), so a rerun embeds only changed chunks. `files`
+    reads the notes, PDFs and canvases (None: the index reads them with files of its own, closed once read)."""
+    index = ReferenceIndex(vault, note_paths, embedder, cache_dir, files)
 
     def mode(name: str, search_mode: SearchMode) -> EvalMode:
         async def retrieve(question: str, k: int) -> Sequence[Hit]:

@@ -33,17 +33,18 @@ _STEMMER = Stemmer.Stemmer("english")
 
 @dataclass(frozen=True, slots=True)
 class RefChunk:
-    """One reference chunk; `start_line`/`end_line` are 1-based, inclusive, in the original file."""
+    """One reference chunk; `start_line`/`end_line` are 1-based, inclusive, in the file's text as the indexer
+    reads it (`evaluate.files`: a note's own lines, a canvas's Markdown, a PDF's synthetic page text)."""
 
     heading_path: tuple[str, ...]
     start_line: int
     end_line: int
     text: str
-    """The file's lines start_line..end_line, exactly as written, joined by newlines."""
+    """The text's lines start_line..end_line, exactly as they are, joined by newlines."""
 
 
 def note_title(path: str) -> str:
-    """The file name without `.md`."""
+    """The file name without `.md` (a PDF or canvas keeps its suffix)."""
     name = path.rsplit("/", 1)[-1]
     return name[:-3] if name.lower().endswith(".md") else name
 
@@ -141,6 +142,20 @@ def chunk_text(text: str) -> list[RefChunk]:
             raw = "\n".join(lines[first : last + 1])
             if raw.strip():
                 chunks.append(RefChunk(heading_path, first + 1, last + 1, raw))
+    return chunks
+
+
+def page_chunks(lines: Sequence[str], pages: Sequence[tuple[str, int, int]]) -> list[RefChunk]:
+    """Reference chunks of a PDF's synthetic text (`parse.documents.pdf_note`): each page apart, its body (the
+    `Page N` heading line at `start_line` excluded, up to `end_line`, 1-based) packed by paragraphs as plain text
+    (a page's `#` or fence is the page's, not Markdown), under the trail (`Page N`,) as the indexer's chunks."""
+    never_fenced = [False] * len(lines)
+    chunks: list[RefChunk] = []
+    for heading, start_line, end_line in pages:
+        for first, last in _pack(lines, _paragraphs(lines, never_fenced, start_line, end_line)):
+            raw = "\n".join(lines[first : last + 1])
+            if raw.strip():
+                chunks.append(RefChunk((heading,), first + 1, last + 1, raw))
     return chunks
 
 

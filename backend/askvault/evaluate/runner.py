@@ -10,14 +10,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from datetime import time as clock_time
 from pathlib import Path
+from types import TracebackType
 
 from askvault.ask.relevance import RelevanceSignals
-from askvault.errors import ConfigError, NoteError
+from askvault.errors import ConfigError
+from askvault.evaluate.files import EvalFiles
 from askvault.evaluate.metrics import JsonValue, QuestionScore, evidence_hit_at_k, score_question, summarise
 from askvault.evaluate.modes import EvalMode
 from askvault.evaluate.questions import Question
 from askvault.model import Hit
-from askvault.parse.decode import decode_note
 from askvault.query.dates import reference_now
 
 DEFAULT_KS = (3, 6, 10)
@@ -44,27 +45,35 @@ def parse_mode_names(text: str) -> tuple[str, ...]:
 
 
 class NoteLines:
-    """Reads a hit's original lines from the note file (not the rendered chunk text), each file once per run."""
+    """Reads a hit's original lines from its file (not the rendered chunk text), each file once per run.
 
-    def __init__(self, vault: Path) -> None:
-        self._vault = vault
-        self._cache: dict[str, list[str] | None] = {}
+    The lines are those the chunk's line numbers count (`EvalFiles`): a note's own, a canvas's Markdown, a PDF's
+    page text under its `Page N` headings. `files` reads them (None: files of its own, stopped by `close()`).
+    """
 
-    def _lines(self, path: str) -> list[str] | None:
-        if path not in self._cache:
-            try:
-                # The parser's own decoding, so line numbers mean the same here as in the index.
-                self._cache[path] = decode_note((self._vault / path).read_bytes()).split("\n")
-            except (OSError, NoteError):
-                self._cache[path] = None
-        return self._cache[path]
+    def __init__(self, vault: Path, files: EvalFiles | None = None) -> None:
+        self._owned = files is None
+        self._files = EvalFiles(vault) if files is None else files
 
     def text(self, path: str, start_line: int, end_line: int) -> str:
-        """Lines start_line..end_line (1-based, inclusive) joined by newlines; "" when the note is gone."""
-        lines = self._lines(path)
+        """Lines start_line..end_line (1-based, inclusive) joined by newlines; "" when the file is gone."""
+        lines = self._files.lines(path)
         if lines is None:
             return ""
         return "\n".join(lines[max(start_line, 1) - 1 : end_line])
+
+    def close(self) -> None:
+        """Stops the files' PDF extractor if they are this reader's own (shared files are their owner's to close)."""
+        if self._owned:
+            self._files.close()
+
+    def __enter__(self) -> NoteLines:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,22 +230,26 @@ async def run_evaluation(
     *,
     on_step: Callable[[ModeRun], None] | None = None,
     meta: dict[str, JsonValue] | None = None,
+    files: EvalFiles | None = None,
 ) -> EvalResult:
-    """Runs every question through every mode against an index of `vault` that is already up to date."""
+    """Runs every question through every mode against an index of `vault` that is already up to date.
+
+    `files` reads the hits' files (None: files of this run's own, closed when it ends).
+    """
     if not questions:
         raise ConfigError("the question file holds no questions")
     if not modes:
         raise ConfigError("--modes: name at least one mode")
     if not ks:
         raise ConfigError("-k: name at least one k")
-    lines = NoteLines(vault)
     runs: list[ModeRun] = []
-    for question in questions:
-        for mode in modes:
-            run = await run_mode(question, mode, ks, lines)
-            runs.append(run)
-            if on_step is not None:
-                on_step(run)
+    with NoteLines(vault, files) as lines:
+        for question in questions:
+            for mode in modes:
+                run = await run_mode(question, mode, ks, lines)
+                runs.append(run)
+                if on_step is not None:
+                    on_step(run)
     meta = dict(meta or {})
     stats: dict[str, JsonValue] = {mode.name: mode.stats() for mode in modes if mode.stats is not None}
     if stats:
