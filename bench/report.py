@@ -14,6 +14,7 @@ import matplotlib
 
 from bench.cli_startup import cli_section
 from bench.embedder_report import embedder_section
+from bench.pdf_report import pdf_section
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # the backend must be chosen first
@@ -255,6 +256,9 @@ def _sections(results: Results) -> list[str]:
     cli = results.get("cli")
     if isinstance(cli, dict):
         lines += cli_section(cli)
+    pdf = results.get("pdf")
+    if isinstance(pdf, dict):
+        lines += pdf_section(pdf)
     return lines
 
 

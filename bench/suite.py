@@ -22,15 +22,17 @@ from bench.freshness import run_freshness
 from bench.harness import commit, load_average, machine
 from bench.harness import in_fresh_process as fresh
 from bench.minilm import answers, default_url, run_minilm
+from bench.pdf import PdfOptions, run_pdf
 from bench.retrieval import WARMUP, label, run_size
 from bench.sidecar import run_sidecar_rss
 from bench.vector_engines import Spec, compare
 
 REPO = Path(__file__).resolve().parents[1]
-PARTS = ("sizes", "freshness", "answer", "sidecar", "engines", "cli", "embedder")
-DEFAULT_PARTS = PARTS[:-1]
-"""`embedder` runs when named: it measures the model rather than our code, and takes as long as the rest together
-(README.md, "The built-in embedder")."""
+PARTS = ("sizes", "freshness", "answer", "sidecar", "engines", "cli", "embedder", "pdf")
+DEFAULT_PARTS = PARTS[:-2]
+"""`embedder` and `pdf` run when named: `embedder` measures the model rather than our code, and takes as long as the
+rest together (README.md, "The built-in embedder"); `pdf` indexes with the built-in model too, most of its time
+embedding."""
 DEFAULT_SIZES = "1k,10k,50k,100k,300k"
 """The default suite took ≈ 15-20 minutes on 2 shared cores up to 100k; 300k adds an estimated 20 (both it and 100k
 build a vector graph). `--sizes 1k,10k` for a quick look, `--sizes 1m` for the million (estimated ≈ 1 hour and
@@ -58,6 +60,7 @@ class Options:
     embed_server_cmd: str = field(default_factory=lambda: os.environ.get("EMBED_SERVER_CMD", ""))
     embedder: EmbedderOptions = field(default_factory=EmbedderOptions)
     cli: CliOptions = field(default_factory=CliOptions)
+    pdf: PdfOptions = field(default_factory=PdfOptions)
     out: Path = REPO / "bench" / "results"
     stamp: str = field(default_factory=lambda: datetime.now(UTC).date().isoformat())
     name: str = ""
@@ -101,7 +104,7 @@ def run_suite(options: Options) -> dict[str, Path]:
         "machine": machine(), "load_start": load_average(),
         "queries": o.queries, "warmup": WARMUP, "repeats": o.repeats, "seed": o.seed,
         "embedder": f"in-process hash embedder, {o.dim}-d, near-zero cost (embedding time measured and excluded), "
-        "in every part but `embedder` and `--minilm`",
+        "in every part but `embedder`, `pdf` and `--minilm`",
     }  # fmt: skip
     results: dict[str, object] = {"meta": meta, "sizes": []}
     with tempfile.TemporaryDirectory(prefix="askvault-bench-") as tmp:
@@ -137,6 +140,8 @@ def run_suite(options: Options) -> dict[str, Path]:
         if "embedder" in o.parts:
             call = partial(run_embedder, o.embedder, o.ollama_url, work / "embedder")
             results["embedder"] = _timed("embedder", meta, call)
+        if "pdf" in o.parts:
+            results["pdf"] = _timed("pdf", meta, partial(run_pdf, o.pdf, work / "pdf"))
         if not o.minilm:
             results["minilm"] = "not run (pass --minilm)"
         elif not o.embed_server_cmd and not answers(o.ollama_url):
