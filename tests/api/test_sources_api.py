@@ -9,6 +9,8 @@ import dataclasses
 import os
 from pathlib import Path
 
+import pytest
+
 from askvault.config import Config, SourceConfig
 from askvault.wiring import open_engine
 from tests.api.engine_sidecar import Json, engine_sidecar, sidecar_config
@@ -134,3 +136,25 @@ async def test_a_source_that_goes_away_keeps_its_notes_and_one_taken_out_drops_e
     assert after == {p for p in before if not p.startswith("Docs:")}
     assert report.removed == len({p for p in before if p.startswith("Docs:")})
     assert all(not hit.chunk.path.startswith("Docs:") for hit in found.hits)
+
+
+async def test_a_source_that_cannot_be_listed_keeps_its_notes(
+    tmp_path: Path, fake_ollama: RunningOllama, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    docs = tmp_path / "docs"
+    write_notes(tmp_path / "vault", NOTES)
+    write_notes(docs, DOCS)
+    config = _config(tmp_path, fake_ollama, SourceConfig("Docs", docs.resolve()))
+    await index_once(config)
+    real_scandir = os.scandir
+
+    def refuse(path: object) -> object:
+        # What a folder without read permission does (the tests run as root, which chmod cannot stop).
+        if str(path) == str(docs.resolve()):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(os, "scandir", refuse)
+    report = await index_once(config)
+    assert [p.path for p in report.failed] == ["Docs:"]
+    assert report.removed == 0

@@ -131,12 +131,9 @@ class Roots:
         that cannot be read is reported, and its notes are left alone."""
         out = RootsScan()
         for root in self.all():
-            try:
-                found = scan_vault(root.config)
-            except VaultError:
-                if root.label is None:
-                    raise
-                out.unavailable.add(root.label)
+            found = self._scan(root)
+            if found is None:
+                out.unavailable.add(str(root.label))
                 out.result.skipped.append(Skipped(root.prefix, unreadable_source(root), "failed"))
                 continue
             out.result.notes.extend(dataclasses.replace(n, path=root.prefix + n.path) for n in found.notes)
@@ -144,6 +141,20 @@ class Roots:
         out.result.notes.sort(key=lambda n: n.path)
         out.result.skipped.sort(key=lambda s: s.path)
         return out
+
+    @staticmethod
+    def _scan(root: Root) -> ScanResult | None:
+        """The folder's scan; None for a source that is missing, not a folder, or cannot be listed (permissions, a
+        share gone stale): its notes must stay. The vault's own failure raises, as it always did."""
+        try:
+            found = scan_vault(root.config)
+        except VaultError:
+            if root.label is None:
+                raise
+            return None
+        if root.label is not None and any(s.path == "/" and s.kind == "failed" for s in found.skipped):
+            return None
+        return found
 
     def in_unavailable(self, path: str, labels: set[str]) -> bool:
         """True for a path of a source whose folder could not be read in this run (its notes are kept)."""
