@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import resource
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -278,3 +280,19 @@ def test_close_ends_the_child(tmp_path: Path) -> None:
 def test_limits_refuse_values_that_could_not_work(limits: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match="must be"):
         PdfLimits(**limits)
+
+
+def test_the_child_never_needs_the_host_s_main_module(tmp_path: Path) -> None:
+    """A host reading its program from stdin has a main module that is no file: the child still starts."""
+    pdf = write_pdf(tmp_path / "two.pdf", ["First page text", "Second page text"])
+    program = (
+        "from pathlib import Path\n"
+        "from askvault.extract.pdf import PdfExtractor\n"
+        "with PdfExtractor() as extractor:\n"
+        f"    print(extractor.extract(Path({str(pdf)!r})).pages)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-"], input=program, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Second page text" in done.stdout
