@@ -62,7 +62,10 @@ def test_each_page_with_text_is_a_section_on_lines_of_its_own() -> None:
 
 
 def test_chunks_of_a_pdf_start_on_their_page_and_never_read_markdown_into_it() -> None:
-    pages = [f"Page {n} text. " + "word " * 300 + "\n```\nnot code" for n in range(1, 4)]
+    pages = [
+        f"Page {n} text. " + f"word{n} " * 300 + ("\n```\nnot code\nstill page two" if n == 2 else "")
+        for n in range(1, 4)
+    ]
     note, _ = pdf_note("Manual.pdf", pages)
     chunks = chunk_note(note, ChunkParams())
     assert {page_of(c.path, c.heading_path) for c in chunks} == {1, 2, 3}
@@ -76,3 +79,48 @@ def test_a_pdf_without_text_is_a_note_without_sections() -> None:
     assert note.sections == ()
     assert lines == []
     assert [c.text for c in chunk_note(note, ChunkParams())] == ["Scan.pdf"]  # still found by its name
+
+
+HEADER = "Journal of Tidy Examples · Vol. 3"
+WORDS = ["apple", "birch", "cedar", "daisy", "elm"]
+
+
+@pytest.mark.parametrize(
+    ("pages", "kept"),
+    [
+        # A running header and a page number on every page: left out, the text of each page kept.
+        (
+            [f"{HEADER}\nWhat page {w} says.\n{n}" for n, w in enumerate(WORDS, start=1)],
+            [f"What page {w} says." for w in WORDS],
+        ),
+        # `Page 3 of 40` with the numbers changing is one footer.
+        (
+            [f"Body {w}\nPage {n} of 40" for n, w in enumerate(["one", "two", "three", "four"], start=1)],
+            ["Body one", "Body two", "Body three", "Body four"],
+        ),
+        # On fewer than half the pages (2 of 5), or in two pages only: kept.
+        (
+            [f"{HEADER}\nA", f"{HEADER}\nB", "C", "D", "E"],
+            [f"{HEADER}\nA", f"{HEADER}\nB", "C", "D", "E"],
+        ),
+        ([f"{HEADER}\nA", f"{HEADER}\nB"], [f"{HEADER}\nA", f"{HEADER}\nB"]),
+        # A line repeated in the middle of pages is the pages' text, not a header; so is a long one at an end.
+        (
+            [f"{w} begins\n{w} here\n{w} too\nSee the warranty.\n{w} and\n{w} so\n{w} ends" for w in WORDS[:3]],
+            [f"{w} begins\n{w} here\n{w} too\nSee the warranty.\n{w} and\n{w} so\n{w} ends" for w in WORDS[:3]],
+        ),
+        (
+            [f"{'A long opening line. ' * 7}\n{w}" for w in WORDS[:4]],
+            [f"{('A long opening line. ' * 7).rstrip()}\n{w}" for w in WORDS[:4]],
+        ),
+        # A page of nothing but such lines keeps them (a slide of one line, a chapter's title page).
+        (
+            [f"{HEADER}\nText {w}\n{n}" for n, w in enumerate(WORDS[:3], start=1)] + [f"{HEADER}\n\n4"],
+            [*(f"Text {w}" for w in WORDS[:3]), f"{HEADER}\n\n4"],
+        ),
+        ([f"Chapter {n} of the handbook" for n in range(1, 6)], [f"Chapter {n} of the handbook" for n in range(1, 6)]),
+    ],
+)
+def test_running_headers_and_footers_are_left_out(pages: list[str], kept: list[str]) -> None:
+    note, _ = pdf_note("Paper.pdf", pages)
+    assert [s.text.split("\n", 1)[1] for s in note.sections] == kept
