@@ -90,12 +90,12 @@ async def test_a_source_is_searched_cited_watched_and_listed(tmp_path: Path, fak
             await asyncio.sleep(0.05)
             async with car.session.get(car.url("/api/status"), headers=car.auth()) as resp:
                 body = await resp.json()
-            failures = [f for f in body["index"]["failures"] if f["path"] == "Docs:"]
+            failures = [f for f in body["index"]["failures"] if f["path"] == "(source Docs)"]
             if body["index"]["state"] == "idle" and failures:
                 break
         assert failures == [
             {
-                "path": "Docs:",
+                "path": "(source Docs)",
                 "kind": "failed",
                 "reason": f"the folder of source 'Docs' ({docs.resolve()}) is missing or cannot be read; its notes "
                 "stay in the index until it is back, or remove the source from the settings",
@@ -121,7 +121,7 @@ async def test_a_source_that_goes_away_keeps_its_notes_and_one_taken_out_drops_e
     docs.rename(tmp_path / "docs-unmounted")
     report = await index_once(config)
     assert [(p.path, p.reason.split(";")[0]) for p in report.failed] == [
-        ("Docs:", f"the folder of source 'Docs' ({docs.resolve()}) is missing or cannot be read")
+        ("(source Docs)", f"the folder of source 'Docs' ({docs.resolve()}) is missing or cannot be read")
     ]
     assert report.removed == 0
     async with open_engine(config, sync_vectors=False) as engine:
@@ -135,6 +135,13 @@ async def test_a_source_that_goes_away_keeps_its_notes_and_one_taken_out_drops_e
         found = await engine.searcher.search("quarkwell installer", 5)
     assert after == {p for p in before if not p.startswith("Docs:")}
     assert report.removed == len({p for p in before if p.startswith("Docs:")})
+    assert [(p.path, p.reason) for p in report.notices] == [
+        (
+            "(source Docs)",
+            "3 notes of the folder labelled 'Docs' left the index because it is no longer a source of this vault; "
+            "name it again (--source Docs=PATH, or in the config file) to keep its notes",
+        )
+    ]
     assert all(not hit.chunk.path.startswith("Docs:") for hit in found.hits)
 
 
@@ -156,5 +163,5 @@ async def test_a_source_that_cannot_be_listed_keeps_its_notes(
 
     monkeypatch.setattr(os, "scandir", refuse)
     report = await index_once(config)
-    assert [p.path for p in report.failed] == ["Docs:"]
+    assert [p.path for p in report.failed] == ["(source Docs)"]
     assert report.removed == 0

@@ -233,6 +233,7 @@ class Indexer:
         for path in gone:
             self._remove(self._manifest.remove_note(path))
             report.removed += 1
+        report.notices.extend(self._roots.dropped_sources(gone))
         self._retemplate(resolver, report)
         # A full scan saw every note: entries of notes it did not see are of notes deleted or renamed meanwhile.
         kept = {p for p in stored if self._roots.in_unavailable(p, scanned.unavailable)}

@@ -9,11 +9,13 @@ an unmounted drive or a sync client mid-way must not empty the index, as for the
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from askvault.config import SOURCE_SEPARATOR, SourceConfig, VaultConfig
 from askvault.errors import NoteError, VaultError
+from askvault.index.report import Problem
 from askvault.index.scan import NoteFile, ScanResult, Skipped, VaultFilter, read_note_bytes, real_note_path, scan_vault
 
 GONE_SOURCE = "its folder is no longer a source of this vault"
@@ -134,7 +136,9 @@ class Roots:
             found = self._scan(root)
             if found is None:
                 out.unavailable.add(str(root.label))
-                out.result.skipped.append(Skipped(root.prefix, unreadable_source(root), "failed"))
+                out.result.skipped.append(
+                    Skipped(source_problem_path(str(root.label)), unreadable_source(root), "failed")
+                )
                 continue
             out.result.notes.extend(dataclasses.replace(n, path=root.prefix + n.path) for n in found.notes)
             out.result.skipped.extend(dataclasses.replace(s, path=root.prefix + s.path) for s in found.skipped)
@@ -156,10 +160,33 @@ class Roots:
             return None
         return found
 
+    def dropped_sources(self, removed: Iterable[str]) -> list[Problem]:
+        """One notice per source taken out of the settings whose notes this run removed: forgetting `--source` on one
+        command must not pass in silence (its notes are embedded again when it comes back)."""
+        counts: dict[str, int] = {}
+        for path in removed:
+            if self.is_gone_source(path):
+                label = path.partition(SOURCE_SEPARATOR)[0]
+                counts[label] = counts.get(label, 0) + 1
+        return [
+            Problem(
+                source_problem_path(label),
+                f"{count} note{'s' if count != 1 else ''} of the folder labelled {label!r} left the index because "
+                f"it is no longer a source of this vault; name it again (--source {label}=PATH, or in the config "
+                "file) to keep its notes",
+            )
+            for label, count in sorted(counts.items())
+        ]
+
     def in_unavailable(self, path: str, labels: set[str]) -> bool:
         """True for a path of a source whose folder could not be read in this run (its notes are kept)."""
         found = self.split(path)
         return found is not None and found[0].label in labels
+
+
+def source_problem_path(label: str) -> str:
+    """Where a whole source's problem is filed, as `(vault)` is for the vault's."""
+    return f"(source {label})"
 
 
 def unreadable_source(root: Root) -> str:
