@@ -16,15 +16,13 @@ data root), so the built-in model is prepared once and loaded by each.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import os
 import shutil
 import statistics
 import sys
 import time
-import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
@@ -36,7 +34,7 @@ from askvault.index.report import IndexReport
 from askvault.wiring import Engine, open_engine
 from bench import synth
 from bench.embedder_index import BUILTIN, LoadTimedEmbedder
-from bench.harness import askvault_command, config_for, proc_status
+from bench.harness import config_for, proc_status
 from bench.harness import in_fresh_process as fresh
 from bench.pdf_write import prose_pages, write_text_pdf
 
@@ -65,26 +63,6 @@ def log(step: str) -> None:
 
 def _small(k: int) -> str:
     return f"Papers/Paper {k + 1}.pdf"
-
-
-@contextlib.contextmanager
-def sidecar_main() -> Iterator[None]:
-    """Makes the `askvault` console script the main module for the block, as it is in `askvault serve`.
-
-    A "spawn" child imports its parent's main module again (as `__mp_main__`). Under `python -m bench` that is
-    `bench.__main__`, which imports the whole suite: the extracting child then started in 1.4 s instead of 0.15 and
-    peaked at 194 MB instead of 30 (measured on a 500-page PDF). With the console script as main the child imports
-    `askvault.cli`, as the sidecar's does.
-    """
-    stand_in = types.ModuleType("__main__")
-    stand_in.__file__ = askvault_command()[0]
-    stand_in.__spec__ = None
-    saved = sys.modules["__main__"]
-    sys.modules["__main__"] = stand_in
-    try:
-        yield
-    finally:
-        sys.modules["__main__"] = saved
 
 
 @dataclass
@@ -130,7 +108,7 @@ def _checked(report: IndexReport, what: str, *, first: bool = False) -> IndexRep
 
 def _extraction(big: Path, tiny: Path, repeats: int) -> Json:
     """Fresh process: the child's start-up (a first tiny PDF less a warm one), then the big PDF `repeats` times."""
-    with sidecar_main(), PdfExtractor() as extractor:
+    with PdfExtractor() as extractor:
         started = time.perf_counter()
         extractor.extract(tiny)
         cold_ms = (time.perf_counter() - started) * 1000
@@ -217,8 +195,7 @@ def _spread(values: list[int]) -> Json:
 
 
 def first_index(vault: Path, data_root: Path) -> Json:
-    with sidecar_main():
-        return asyncio.run(_first_index(vault, data_root))
+    return asyncio.run(_first_index(vault, data_root))
 
 
 async def _timed_run(engine: Engine, embedder: LoadTimedEmbedder, *, first: bool = False) -> Json:
@@ -267,8 +244,7 @@ async def _reindex(vault: Path, data_root: Path, options: PdfOptions) -> Json:
 
 
 def reindex(vault: Path, data_root: Path, options: PdfOptions) -> Json:
-    with sidecar_main():
-        return asyncio.run(_reindex(vault, data_root, options))
+    return asyncio.run(_reindex(vault, data_root, options))
 
 
 def _vault(root: Path, notes: int, seed: int, big: Path | None) -> Path:
