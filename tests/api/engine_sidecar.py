@@ -22,6 +22,13 @@ WAIT_S = 30.0
 Json = dict[str, object]
 
 
+def results_of(body: Json) -> list[Json]:
+    """The `results` of a search or related-notes body, each an object."""
+    results = body["results"]
+    assert isinstance(results, list)
+    return [r for r in results if isinstance(r, dict)]
+
+
 @dataclass
 class EngineSidecar:
     engine: Engine

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from askvault.config import SourceConfig
-from tests.api.engine_sidecar import Json, engine_sidecar, sidecar_config
+from tests.api.engine_sidecar import engine_sidecar, results_of, sidecar_config
 from tests.conftest import RunningOllama
 from tests.extract.pdfs import write_pdf
 
@@ -34,12 +34,6 @@ CANVAS = {
 }
 
 
-def _results(body: Json) -> list[Json]:
-    results = body["results"]
-    assert isinstance(results, list)
-    return [r for r in results if isinstance(r, dict)]
-
-
 async def test_a_pdf_page_a_canvas_and_a_file_beside_the_vault_are_found_and_cited(
     tmp_path: Path, fake_ollama: RunningOllama
 ) -> None:
@@ -60,11 +54,11 @@ async def test_a_pdf_page_a_canvas_and_a_file_beside_the_vault_are_found_and_cit
     async with engine_sidecar(config, notes) as car:
         status, search = await car.post("/api/search", {"query": "boiler pressure gauge bar", "k": 5})
         assert status == 200, search
-        top = _results(search)[0]
+        top = results_of(search)[0]
         assert (top["path"], top["page"], top["heading_path"]) == ("Manuals/Boiler.pdf", 2, ["Page 2"])
         assert top["title"] == "Boiler.pdf"
         assert "1.0 and 1.5 bar" in str(top["text"])
-        assert all("page" not in hit for hit in _results(search) if hit["path"] != "Manuals/Boiler.pdf")
+        assert all("page" not in hit for hit in results_of(search) if hit["path"] != "Manuals/Boiler.pdf")
 
         async with car.session.get(car.url(f"/api/chunks/{top['id']}"), headers=car.auth()) as resp:
             chunk = await resp.json()
@@ -79,13 +73,13 @@ async def test_a_pdf_page_a_canvas_and_a_file_beside_the_vault_are_found_and_cit
         assert cited["page"] == 2
 
         status, search = await car.post("/api/search", {"query": "expansion vessel landlord", "k": 3})
-        assert _results(search)[0]["path"] == "Shared:landlord.txt"
+        assert results_of(search)[0]["path"] == "Shared:landlord.txt"
         events = await car.ask("Who replaces the expansion vessel?")
         sources = events[0]["sources"]
         assert isinstance(sources, list)
         assert any(isinstance(s, dict) and s["path"] == "Shared:landlord.txt" and s["sent"] for s in sources)
 
         status, search = await car.post("/api/search", {"query": "bleed the radiators", "k": 3})
-        first = _results(search)[0]
+        first = results_of(search)[0]
         assert (first["path"], first["title"]) == ("House.canvas", "House.canvas")
         assert "page" not in first

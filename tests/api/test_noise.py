@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.api.engine_sidecar import Json, engine_sidecar, sidecar_config
+from tests.api.engine_sidecar import engine_sidecar, results_of, sidecar_config
 from tests.conftest import RunningOllama
 from tests.engine_helpers import write_notes
 
@@ -16,12 +16,6 @@ NOTES = {
     "Patterns.md": "# Patterns\n\n## Architecture patterns\n\n- [[Kappa]]\n- [[Lambda]]\n- [[Delta]]\n",
     "Delta.md": "# Delta\n\nDelta architecture is a marketing name for a lakehouse with streaming tables.\n",
 }
-
-
-def _hits(body: Json) -> list[Json]:
-    results = body["results"]
-    assert isinstance(results, list)
-    return [hit for hit in results if isinstance(hit, dict)]
 
 
 async def test_noise_is_reported_where_a_passage_is_shown_and_explained(
@@ -36,7 +30,7 @@ async def test_noise_is_reported_where_a_passage_is_shown_and_explained(
         explained = await car.explain(question, "Patterns.md")
     assert status == 200
     assert related_status == 200
-    by_path = {hit["path"]: hit for hit in _hits(search)}
+    by_path = {hit["path"]: hit for hit in results_of(search)}
     links = by_path["Patterns.md"]
     assert links["noise"] == {"template": 0, "links": 100, "query": 0, "informative": 0}
     assert links["boosts"] == ["boilerplate"]
@@ -46,8 +40,8 @@ async def test_noise_is_reported_where_a_passage_is_shown_and_explained(
     assert isinstance(links["fused_score"], float)
     assert links["fused_score"] <= 0.7 + 1e-9
     # Footers: in no leg, so never a hit, never a related passage.
-    assert all("helpful" not in str(hit["text"]) for hit in _hits(search))
-    passages = [hit["passage"] for hit in _hits(related)]
+    assert all("helpful" not in str(hit["text"]) for hit in results_of(search))
+    passages = [hit["passage"] for hit in results_of(related)]
     assert all(isinstance(p, dict) and "helpful" not in str(p["text"]) for p in passages)
     factors = explained["factors"]
     assert isinstance(factors, list)

@@ -13,7 +13,7 @@ import pytest
 
 from askvault.config import Config, SourceConfig
 from askvault.wiring import open_engine
-from tests.api.engine_sidecar import Json, engine_sidecar, sidecar_config
+from tests.api.engine_sidecar import Json, engine_sidecar, results_of, sidecar_config
 from tests.conftest import RunningOllama
 from tests.engine_helpers import index_once, write_notes
 from tests.extract.pdfs import write_pdf
@@ -36,9 +36,7 @@ def _config(tmp_path: Path, fake: RunningOllama, *sources: SourceConfig) -> Conf
 
 
 def _paths(body: Json) -> list[str]:
-    results = body["results"]
-    assert isinstance(results, list)
-    return [str(r["path"]) for r in results if isinstance(r, dict)]
+    return [str(r["path"]) for r in results_of(body)]
 
 
 async def test_a_source_is_searched_cited_watched_and_listed(tmp_path: Path, fake_ollama: RunningOllama) -> None:

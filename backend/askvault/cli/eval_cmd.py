@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import subprocess
 import sys
@@ -125,7 +124,7 @@ def eval_command(
     config = apply_overrides(build_config(params), overrides)
     models = models or (config.ollama.chat_model,)
     # One reader of the eval's files for the whole run: a PDF is extracted once, by one process, closed at the end.
-    with contextlib.closing(EvalFiles(config.vault.root)) as files:
+    with EvalFiles(config.vault.root) as files:
         for problem in check_questions(config.vault.root, questions, files):
             click.echo(f"askvault: warning: {problem}", err=True)
         conversations = load_conversations(conversations_file) if conversations_file is not None else None

@@ -49,30 +49,31 @@ class Documents:
         self._vault = vault
         self._pdfs = pdfs
 
-    def load(self, roots: Roots, rel: str) -> Loaded:
+    def load(self, roots: Roots, path: str) -> Loaded:
         """The file's hash and (for notes and canvases) bytes; OSError or NoteError when it cannot be read."""
-        if document_kind(rel) != "pdf":
-            data = roots.read_bytes(rel)
+        if document_kind(path) != "pdf":
+            data = roots.read_bytes(path)
             return Loaded(hashlib.sha256(data).hexdigest(), data)
-        with open(roots.real_path(rel), "rb") as handle:
+        with open(roots.real_path(path), "rb") as handle:
             return Loaded(hashlib.file_digest(handle, "sha256").hexdigest(), None)
 
-    def read(self, roots: Roots, rel: str, loaded: Loaded, resolver: LinkResolver) -> Document:
-        """The file as a note; NoteError (a subclass naming what is wrong) when it cannot be."""
-        kind = document_kind(rel)
+    def read(self, roots: Roots, path: str, loaded: Loaded, resolver: LinkResolver) -> Document:
+        """The file at this index path (`Docs:x.pdf` beside the vault) as a note; NoteError (a subclass naming what
+        is wrong) when it cannot be."""
+        kind = document_kind(path)
         if kind == "pdf":
-            return self._pdf(roots, rel)
+            return self._pdf(roots, path)
         text = decode_note(loaded.data or b"")
         if kind == "canvas":
             text = canvas_markdown(text)
-        note = parse_note(rel, text, resolver, self._vault.opt_out_key)
+        note = parse_note(path, text, resolver, self._vault.opt_out_key)
         return Document(note, normalize_newlines(text.removeprefix("\ufeff")).split("\n"))
 
-    def _pdf(self, roots: Roots, rel: str) -> Document:
+    def _pdf(self, roots: Roots, path: str) -> Document:
         if self._pdfs is None:
-            raise NoteError("is a PDF, and PDFs cannot be read in this process; index it with `askvault index`")
-        extracted = self._pdfs.extract(Path(roots.real_path(rel)))
-        note, source = pdf_note(rel, extracted.pages)
+            raise NoteError("is a PDF, and PDFs are switched off (pdfs = false)")
+        extracted = self._pdfs.extract(Path(roots.real_path(path)))
+        note, source = pdf_note(path, extracted.pages)
         if extracted.notice:
             note = replace(note, notices=(extracted.notice,))
         return Document(note, source)

@@ -24,7 +24,7 @@ from askvault.index.language import NoteLanguages
 from askvault.index.privacy import IndexPrivacy, Redactions
 from askvault.index.problems import PROBLEMS_META_KEY, NoteProblems, ProblemKind, too_large
 from askvault.index.refresh import KeywordRefresh
-from askvault.index.report import IndexReport, Problem, Progress
+from askvault.index.report import IndexReport, Problem, Progress, ProgressFeed
 from askvault.index.roots import Roots
 from askvault.index.safety import refuse_mass_delete, refuse_watcher_deletes
 from askvault.index.scan import NoteFile, ScanResult
@@ -64,14 +64,13 @@ class Indexer:
         self._roots = Roots(vault)
         self._documents = Documents(vault, pdfs)
         self._lock = asyncio.Lock()
-        self._listeners: list[Callable[[Progress], None]] = []
+        self._feed = ProgressFeed()
         self.last_report: IndexReport | None = None
         self._chores = VectorChores()
         self._worker = Worker()
         self._dirty = False
         self._removed_by_watcher = 0
         """Notes watcher batches removed since the last full run: the mass-delete guard counts them too."""
-        self.progress = Progress("done", 0, 0)
         self.problems = NoteProblems()
         """Every note's current problem, kept across runs and watcher batches (and in the manifest) until fixed."""
         self.problems.load(manifest.get_meta(PROBLEMS_META_KEY))
@@ -94,17 +93,12 @@ class Indexer:
     def running(self) -> bool:
         return self._lock.locked()
 
-    def add_listener(self, listener: Callable[[Progress], None]) -> Callable[[], None]:
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
+    @property
+    def progress(self) -> Progress:
+        return self._feed.current
 
-    def _emit(self, progress: Progress) -> None:
-        self.progress = progress
-        for listener in list(self._listeners):
-            try:
-                listener(progress)
-            except Exception:  # a broken listener must never stop indexing
-                log.exception("progress listener failed")
+    def add_listener(self, listener: Callable[[Progress], None]) -> Callable[[], None]:
+        return self._feed.add(listener)
 
     # ----- entry points -----------------------------------------------------------------------
     async def load(self) -> None:
@@ -121,7 +115,7 @@ class Indexer:
                 # the report says why, so /api/status shows it even when the watcher's reconcile was refused.
                 now = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
                 self.last_report = IndexReport(failed=[Problem("(vault)", exc.message)], finished_at=now)
-                self._emit(Progress("done", self._manifest.count_notes(), self._manifest.count_notes()))
+                self._feed.emit(Progress("done", self._manifest.count_notes(), self._manifest.count_notes()))
                 raise
             self._removed_by_watcher = 0
             return report
@@ -148,7 +142,7 @@ class Indexer:
         started = time.perf_counter()
         report = IndexReport()
         loop = asyncio.get_running_loop()
-        self._emit(Progress("scan", 0, 0))
+        self._feed.emit(Progress("scan", 0, 0))
         await self._worker.run(self._sync_notes, full, allow_mass_delete, report, loop)
         return await self._finish(report, started)
 
@@ -157,7 +151,7 @@ class Indexer:
         # vault means hours before (embedding is the slow part).
         if self._dirty or not len(self._catalog):
             # A quiet periodic reconcile changes nothing, and new vectors change no keyword: skip the rebuild.
-            self._emit(Progress("keyword", 0, 1))
+            self._feed.emit(Progress("keyword", 0, 1))
             self._dirty = False
             if watcher and len(self._catalog):
                 await self._worker.run(self.keyword_sync.patch)
@@ -167,7 +161,7 @@ class Indexer:
         # batch skips the sweep, which lists every vector in the store.
         try:
             report.embedded = await sync_dense(
-                self._manifest, self._dense, self._vectors, self._emit, self._chores, sweep=not watcher
+                self._manifest, self._dense, self._vectors, self._feed.emit, self._chores, sweep=not watcher
             )
             if not watcher:
                 await start_graph(self._dense)
@@ -189,7 +183,7 @@ class Indexer:
         report.seconds = round(time.perf_counter() - started, 3)
         report.finished_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
         self.last_report = report
-        self._emit(Progress("done", report.notes, report.notes))
+        self._feed.emit(Progress("done", report.notes, report.notes))
         return report
 
     def _sync_notes(
@@ -201,12 +195,8 @@ class Indexer:
         self._scan_problems(scan, report)
         stored = self._manifest.note_stats()
         on_disk = {n.path: n for n in scan.notes}
-        # A source folder that cannot be read now keeps its notes, as an unmounted vault would.
-        gone = [p for p in stored if p not in on_disk and not self._roots.in_unavailable(p, scanned.unavailable)]
-        # A note still on disk but now excluded (or too large), or of a source taken out of the settings, is a
-        # choice, not a failed mount: it goes, and does not count towards the refusal.
-        missing = [p for p in gone if self._roots.stat(p) is None and not self._roots.is_gone_source(p)]
-        refuse_mass_delete(len(stored), len(missing), len(on_disk), allow_mass_delete)
+        departures = self._roots.departures(stored, scanned)  # an unreadable source keeps its notes
+        refuse_mass_delete(len(stored), departures.missing, len(on_disk), allow_mass_delete)
         resolver = LinkResolver(on_disk)
         total = len(scan.notes)
         refresh = KeywordRefresh(len(self._catalog), time.monotonic())
@@ -227,17 +217,16 @@ class Indexer:
                 if refresh.due(chunks, time.monotonic()):
                     # A first index of a big vault takes many minutes before embedding even starts.
                     self.keyword_sync.rebuild()
-                    loop.call_soon_threadsafe(self._emit, Progress("notes", done, total, note_file.path))
+                    loop.call_soon_threadsafe(self._feed.emit, Progress("notes", done, total, note_file.path))
             if done % 25 == 0 or done == total:
-                loop.call_soon_threadsafe(self._emit, Progress("notes", done, total, note_file.path))
-        for path in gone:
+                loop.call_soon_threadsafe(self._feed.emit, Progress("notes", done, total, note_file.path))
+        for path in departures.gone:
             self._remove(self._manifest.remove_note(path))
             report.removed += 1
-        report.notices.extend(self._roots.dropped_sources(gone))
+        report.notices.extend(self._roots.dropped_sources(departures.gone))
         self._retemplate(resolver, report)
         # A full scan saw every note: entries of notes it did not see are of notes deleted or renamed meanwhile.
-        kept = {p for p in stored if self._roots.in_unavailable(p, scanned.unavailable)}
-        self.problems.keep_only({n.path for n in scan.notes} | {s.path for s in scan.skipped} | kept)
+        self.problems.keep_only({n.path for n in scan.notes} | {s.path for s in scan.skipped} | departures.kept)
 
     def _scan_problems(self, scan: ScanResult, report: IndexReport) -> None:
         """What the scan left out goes into the report as skipped or failed, and into the current problems."""
@@ -285,7 +274,7 @@ class Indexer:
                 continue
             self._index_note(note_file, resolver, report, stored.get(path))
         self._retemplate(resolver, report)
-        loop.call_soon_threadsafe(self._emit, Progress("notes", len(batch.upserts), len(batch.upserts)))
+        loop.call_soon_threadsafe(self._feed.emit, Progress("notes", len(batch.upserts), len(batch.upserts)))
 
     def _retemplate(self, resolver: LinkResolver, report: IndexReport) -> None:
         """After the notes changed: re-cut the notes holding a line that became, or stopped being, a template line."""
@@ -397,7 +386,7 @@ class Indexer:
         if not (batch.deletes or batch.deleted_prefixes):
             return False
         stored = self._manifest.note_stats()
-        missing = sum(1 for path in stored if self._roots.stat(path) is None and not self._roots.is_gone_source(path))
+        missing = sum(1 for path in stored if self._roots.lost(path))
         arriving = len(batch.upserts - stored.keys())  # a renamed folder's notes come back under new names
         try:
             refuse_watcher_deletes(len(stored), missing, self._removed_by_watcher, arriving)

@@ -16,7 +16,7 @@ from askvault.errors import NoteError
 from askvault.index.privacy import IndexPrivacy, VisibilityGuard
 from askvault.index.problems import NoteProblem, too_large
 from askvault.index.roots import Roots
-from askvault.index.scan import DANGLING, Exclusion
+from askvault.index.scan import DANGLING, NOT_A_NOTE, Exclusion
 from askvault.model import ChunkInfo, Note, NoteState, NoteStatus
 from askvault.parse.decode import NotText, decode_note
 from askvault.parse.documents import document_kind
@@ -108,15 +108,14 @@ class NoteStatusQuery:
             return self._excluded(path, path_rule)
         if on_disk is None:
             return self._listed(path) or self._absent(path)
-        kind = document_kind(path)
-        if kind is None:
-            return self._out(path, "not-markdown", "Not indexed: only Markdown notes (.md), PDFs and canvases are.")
-        if not self._roots.indexed_kind(path):
-            return self._out(path, "not-markdown", f"Not indexed: {kind}s are switched off ({kind}s = false).")
+        why = self._roots.kind_reason(path)
+        if why is not None:
+            detail = "only Markdown notes (.md), PDFs and canvases are" if why == NOT_A_NOTE else why
+            return self._out(path, "not-markdown", f"Not indexed: {detail}.")
         limit = self._roots.size_limit(path)
         if on_disk.size > limit:
             return self._out(path, "size-limit", _skipped(too_large(on_disk.size, limit)))
-        return self._unindexed(path) if kind == "note" else self._pending(path)
+        return self._unindexed(path) if document_kind(path) == "note" else self._pending(path)
 
     def _listed(self, path: str) -> NoteStatus | None:
         """What the indexer last found wrong with the note (a notice is no reason it is missing)."""

@@ -1,9 +1,13 @@
-"""What an index run did, for the CLI summary, `/api/status` and tests."""
+"""What an index run did, for the CLI summary, `/api/status` and tests, and its progress as it goes."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Literal
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,3 +57,24 @@ class Progress:
     done: int
     total: int
     path: str | None = None
+
+
+class ProgressFeed:
+    """The index's progress and whoever follows it (the status bar, the CLI's bars): the latest, and each update."""
+
+    def __init__(self) -> None:
+        self.current = Progress("done", 0, 0)
+        self._listeners: list[Callable[[Progress], None]] = []
+
+    def add(self, listener: Callable[[Progress], None]) -> Callable[[], None]:
+        """Follows the updates; returns what stops following them."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def emit(self, progress: Progress) -> None:
+        self.current = progress
+        for listener in list(self._listeners):
+            try:
+                listener(progress)
+            except Exception:  # a broken listener must never stop indexing
+                log.exception("progress listener failed")

@@ -56,6 +56,16 @@ class RootsScan:
     unavailable: set[str] = field(default_factory=set)
 
 
+@dataclass
+class Departures:
+    """The indexed notes a full scan did not find: `gone` leave the index, `missing` of them are files gone from a
+    configured folder (the mass-delete guard counts those), `kept` are of a folder that could not be read now."""
+
+    gone: list[str] = field(default_factory=list)
+    missing: int = 0
+    kept: set[str] = field(default_factory=set)
+
+
 class Roots:
     """Where each indexed path lives, and the rules that apply to it. Built per run: the settings do not change
     while the sidecar runs, but Obsidian's Excluded files do."""
@@ -106,8 +116,32 @@ class Roots:
 
     def indexed_kind(self, path: str) -> bool:
         """True for a file of a kind its folder indexes (a `.txt` is one beside the vault, not in it)."""
+        return self.kind_reason(path) is None
+
+    def kind_reason(self, path: str) -> str | None:
+        """Why its folder does not index a file of this kind (`VaultFilter.kind_reason`), or None when it does."""
         found = self.split(path)
-        return found is not None and found[0].filter.indexed_kind(found[1])
+        return GONE_SOURCE if found is None else found[0].filter.kind_reason(found[1])
+
+    def lost(self, path: str) -> bool:
+        """True for an indexed path whose file is gone from a folder still configured: what the mass-delete guards
+        count. A source taken out of the settings is a choice, not a failed mount."""
+        return self.stat(path) is None and not self.is_gone_source(path)
+
+    def departures(self, stored: Iterable[str], scanned: RootsScan) -> Departures:
+        """What a full scan means for the notes the index holds (`Departures`)."""
+        on_disk = {n.path for n in scanned.result.notes}
+        out = Departures()
+        for path in stored:
+            if path in on_disk:
+                continue
+            if self.in_unavailable(path, scanned.unavailable):
+                out.kept.add(path)
+            else:
+                out.gone.append(path)
+                # A note still on disk but now excluded (or too large) is a choice too: it goes, and is not counted.
+                out.missing += self.lost(path)
+        return out
 
     def size_limit(self, path: str) -> int:
         found = self.split(path)

@@ -29,6 +29,7 @@ from askvault.parse.documents import document_kind
 
 DEFAULT_CONFIG_DIR = ".obsidian"
 DANGLING = "symlink to a file that does not exist; fix or delete the link"
+NOT_A_NOTE = "not a Markdown note"
 
 __all__ = [
     "Exclusion",
@@ -190,11 +191,18 @@ class VaultFilter:
     def excluded(self, rel_path: str) -> str | None:
         """Why this vault-relative POSIX path is not indexed, or None when it is a note to index."""
         reason = self.hidden(rel_path)
-        if reason is None and not rel_path.endswith("/") and not self.indexed_kind(rel_path):
-            kind = document_kind(rel_path)
-            switchable = kind in ("pdf", "canvas")  # `.txt` files are indexed only beside the vault, never in it
-            reason = f"{kind}s are not indexed ({kind}s = false)" if switchable else "not a Markdown note"
+        if reason is None and not rel_path.endswith("/"):
+            reason = self.kind_reason(rel_path)
         return reason or self.user_excluded(rel_path)
+
+    def kind_reason(self, rel_path: str) -> str | None:
+        """Why a file of this kind is not indexed here (NOT_A_NOTE, or the setting that switched its kind off), or
+        None when it is."""
+        if self.indexed_kind(rel_path):
+            return None
+        kind = document_kind(rel_path)
+        # `.txt` files are indexed only beside the vault: in it they are no note, as for Obsidian.
+        return f"{kind}s are switched off ({kind}s = false)" if kind in ("pdf", "canvas") else NOT_A_NOTE
 
     def indexed_kind(self, rel_path: str) -> bool:
         """True for a file of a kind this vault indexes: a note, and a PDF or canvas unless switched off."""

@@ -45,6 +45,8 @@ from askvault.store.manifest_rows import (
     row_chunk,
 )
 from askvault.store.manifest_texts import TextReader
+from askvault.store.manifest_vectors import PAGE as _PAGE
+from askvault.store.manifest_vectors import VectorRows, drop_vectors
 
 __all__ = ["MANIFEST_FILE", "SCHEMA_VERSION", "Manifest", "NoteDelta", "NoteStat", "content_hash"]
 
@@ -54,11 +56,9 @@ _INSERT_CHUNK = (
     f"VALUES ({', '.join('?' * 17)})"
 )
 """Columns named: an upgraded manifest has its added columns in the order they were added."""
-_PAGE = 500
-"""Rows per page when iterating, and ids per `IN (...)` list (well under SQLite's variable limit)."""
 
 
-class Manifest:
+class Manifest(VectorRows):
     """The SQLite manifest of one vault's index. Create with `Manifest.open(path)`."""
 
     def __init__(self, conn: sqlite3.Connection, file: Path) -> None:
@@ -245,7 +245,7 @@ class Manifest:
                 "INSERT OR IGNORE INTO note_lines VALUES (?, ?)", [(path, sig) for sig in (NOTE_MARK, *lines)]
             )
             delta = NoteDelta(added=[], removed=sorted(set(old) - {c.id for c in chunks}), changed=[], restamped=[])
-            self._drop_vectors(cur, delta.removed)
+            drop_vectors(cur, delta.removed)
         for chunk, digest, stamp in zip(chunks, digests, stamps, strict=True):
             before = old.get(chunk.id)
             if before is None:
@@ -260,7 +260,7 @@ class Manifest:
         """Forgets a note; returns the ids of the chunks it had."""
         with self._write(f"remove {path}") as cur:
             ids = [r[0] for r in cur.execute("SELECT id FROM chunks WHERE path = ? ORDER BY ordinal", (path,))]
-            self._drop_vectors(cur, ids)
+            drop_vectors(cur, ids)
             cur.execute("DELETE FROM chunks WHERE path = ?", (path,))
             cur.execute("DELETE FROM notes WHERE path = ?", (path,))
             cur.execute("DELETE FROM note_lines WHERE path = ?", (path,))
@@ -276,7 +276,7 @@ class Manifest:
         args = (len(prefix), prefix)
         with self._write(f"remove {prefix}") as cur:
             ids = [r[0] for r in cur.execute(f"SELECT id FROM chunks WHERE {where} ORDER BY path, ordinal", args)]
-            self._drop_vectors(cur, ids)
+            drop_vectors(cur, ids)
             cur.execute(f"DELETE FROM chunks WHERE {where}", args)
             cur.execute(f"DELETE FROM notes WHERE {where}", args)
             cur.execute(f"DELETE FROM note_lines WHERE {where}", args)
@@ -352,72 +352,6 @@ class Manifest:
     def count_embeddable(self) -> int:
         """The chunks that get a vector: those with an index text."""
         return int(self._all("count chunks", "SELECT count(*) FROM chunks WHERE index_text != ''")[0][0])
-
-    # -- vectors ----------------------------------------------------------------------------------------
-
-    @staticmethod
-    def _drop_vectors(cur: sqlite3.Cursor, ids: Sequence[str]) -> None:
-        for start in range(0, len(ids), _PAGE):
-            page = list(ids[start : start + _PAGE])
-            cur.execute(f"DELETE FROM vectors WHERE chunk_id IN ({','.join('?' * len(page))})", page)
-
-    def mark_embedded(self, collection: str, items: Sequence[tuple[str, str]]) -> None:
-        """Records that `collection` holds a vector for each (chunk id, content hash).
-
-        Items whose chunk is gone or whose text changed meanwhile are skipped: their vector is an orphan
-        (or stale) and reconcile will treat it so.
-        """
-        if not items:
-            return
-        with self._write("mark embedded") as cur:
-            cur.executemany(
-                "INSERT INTO vectors SELECT ?, id, content_hash FROM chunks WHERE id = ? AND content_hash = ? "
-                "ON CONFLICT (collection, chunk_id) DO UPDATE SET content_hash = excluded.content_hash",
-                [(collection, cid, digest) for cid, digest in items],
-            )
-
-    def unembedded(self, collection: str) -> list[Chunk]:
-        """Chunks with no vector in `collection` for their current text, by path then position. A chunk with an
-        empty index text (all template lines, `chunk.boilerplate`) is never embedded."""
-        cols = ", ".join(f"c.{name.strip()}" for name in CHUNK_COLUMNS.split(","))
-        sql = (
-            f"SELECT {cols} FROM chunks c LEFT JOIN vectors v ON v.collection = ? AND v.chunk_id = c.id "
-            "AND v.content_hash = c.content_hash WHERE v.chunk_id IS NULL AND c.index_text != '' "
-            "ORDER BY c.path, c.ordinal"
-        )
-        return [row_chunk(row) for row in self._all("read unembedded", sql, (collection,))]
-
-    def unembedded_ids(self, collection: str) -> list[str]:
-        """The ids of `unembedded`, in its order: a big vault's chunks are then read a batch at a time."""
-        sql = (
-            "SELECT c.id FROM chunks c LEFT JOIN vectors v ON v.collection = ? AND v.chunk_id = c.id "
-            "AND v.content_hash = c.content_hash WHERE v.chunk_id IS NULL AND c.index_text != '' "
-            "ORDER BY c.path, c.ordinal"
-        )
-        return [str(row[0]) for row in self._all("read unembedded", sql, (collection,))]
-
-    def embedded_ids(self, collection: str) -> set[str]:
-        """Ids of existing chunks with a vector in `collection` (stale or not); the store's other ids are orphans."""
-        rows = self._all("read vectors", "SELECT chunk_id FROM vectors WHERE collection = ?", (collection,))
-        return {r[0] for r in rows}
-
-    def forget_vectors(self, collection: str, ids: Sequence[str]) -> None:
-        """Forgets vectors the store lost (or that were deleted from it): their chunks count as unembedded."""
-        with self._write("forget vectors") as cur:
-            for start in range(0, len(ids), _PAGE):
-                page = list(ids[start : start + _PAGE])
-                marks = ",".join("?" * len(page))
-                cur.execute(f"DELETE FROM vectors WHERE collection = ? AND chunk_id IN ({marks})", [collection, *page])
-
-    def forget_chunk_vectors(self, ids: Sequence[str]) -> None:
-        """Forgets these chunks' vectors in every collection: they get embedded (payload and all) again."""
-        with self._write("forget chunk vectors") as cur:
-            self._drop_vectors(cur, list(ids))
-
-    def forget_collection(self, collection: str) -> None:
-        """Forgets every vector row of a collection (after dropping it, e.g. when the embedder changes)."""
-        with self._write("forget collection") as cur:
-            cur.execute("DELETE FROM vectors WHERE collection = ?", (collection,))
 
     # -- meta -------------------------------------------------------------------------------------------
 
