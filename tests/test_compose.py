@@ -69,3 +69,22 @@ def test_sidecar_image_runs_as_non_root() -> None:
     users = [line.split()[1] for line in dockerfile.splitlines() if line.startswith("USER ")]
     assert users
     assert users[-1] not in ("root", "0")
+
+
+def test_sidecar_command_passes_the_bind_check(tmp_path: Path) -> None:
+    """The container listens on its own interface; the command must say so, or serve refuses the address."""
+    from askvault.api.server import check_bind_host
+    from askvault.cli.serve_cmd import serve
+    from askvault.config import load_config
+
+    sidecar = _services()["sidecar"]
+    args = list(sidecar["command"])
+    assert args[0] == "serve"
+    context = serve.make_context("serve", args[1:])
+    flags = {key: value for key, value in context.params.items() if value not in (None, ())}
+    (tmp_path / "vault").mkdir()
+    flags["vault"] = str(tmp_path / "vault")
+    environ = {key: str(value) for key, value in sidecar["environment"].items() if key.startswith("ASKVAULT_HOST")}
+    config = load_config({**flags, "data_dir": str(tmp_path / "data")}, environ)
+    assert config.server.host == "0.0.0.0"
+    check_bind_host(config.server)

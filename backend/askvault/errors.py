@@ -103,6 +103,8 @@ class PayloadTooLarge(AskVaultError):
 
 class TooManyRequests(AskVaultError):
     code = "busy"
+    retry_after_s: ClassVar[int] = 1
+    """The Retry-After the response carries."""
     http_status = 429
 
 

@@ -1,4 +1,4 @@
-"""Binding: loopback by default, port 0 reported, non-loopback refused unless --allow-remote."""
+"""Binding: loopback by default, port 0 reported, a non-loopback --host refused in favour of remote mode."""
 
 from __future__ import annotations
 
@@ -43,24 +43,20 @@ def test_is_loopback(host: str, loopback: bool) -> None:
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.10", "nas.local"])
-def test_non_loopback_needs_allow_remote(host: str) -> None:
+def test_non_loopback_host_points_to_remote_mode(host: str) -> None:
+    """Plain HTTP beyond loopback would carry the token in clear text: refused, with the TLS way named."""
     with pytest.raises(ConfigError) as info:
         check_bind_host(ServerConfig(host=host, port=0))
     assert "--host" in info.value.message
-    assert "--allow-remote" in info.value.message
+    assert "--remote" in info.value.message
+    assert "clear text" in info.value.message
     assert info.value.http_status == 400
-
-
-def test_allow_remote_warns(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="askvault.api"):
-        check_bind_host(ServerConfig(host="0.0.0.0", port=0, allow_remote=True))
-    assert "--allow-remote" in caplog.text
 
 
 async def test_run_server_refuses_0_0_0_0_before_listening() -> None:
     server = ServerConfig(host="0.0.0.0", port=0)
     bound: list[int] = []
-    with pytest.raises(ConfigError, match="--allow-remote"):
+    with pytest.raises(ConfigError, match="--remote"):
         await run_server(_app(server), server, bound.append)
     assert bound == []
 
@@ -118,3 +114,10 @@ def test_create_app_refuses_wildcard_origins(origin: str) -> None:
     server = ServerConfig(port=0, extra_origins=(origin,))
     with pytest.raises(ConfigError, match="--allow-origin"):
         create_app(ApiServices(FakeSearcher(), FakeAnswerer(), FakeIndex()), server, TOKEN, 0)
+
+
+def test_a_container_may_listen_on_its_own_interface(caplog: pytest.LogCaptureFixture) -> None:
+    """docker-compose.yml publishes the port on the host's loopback, so the container listens on 0.0.0.0."""
+    with caplog.at_level(logging.INFO, logger="askvault.api"):
+        check_bind_host(ServerConfig(host="0.0.0.0", port=0, in_container=True))
+    assert "inside a container" in caplog.text

@@ -26,6 +26,8 @@ class RunningSidecar:
     config: Config
     stop: asyncio.Event
     task: asyncio.Task[None]
+    remote_url: str | None = None
+    fingerprint: str | None = None
 
     async def call(self, method: str, route: str, body: Json | None = None) -> tuple[int, Json]:
         headers = {"Authorization": f"Bearer {self.token}"}
@@ -54,14 +56,18 @@ class RunningSidecar:
 
 
 @contextlib.asynccontextmanager
-async def running_sidecar(vault: Path, data_root: Path, ollama_url: str) -> AsyncIterator[RunningSidecar]:
-    """Serves `vault` (embedding with the fake Ollama's model) until the block ends; waits for its first index."""
-    flags = {
+async def running_sidecar(
+    vault: Path, data_root: Path, ollama_url: str, *, remote: str | None = None
+) -> AsyncIterator[RunningSidecar]:
+    """Serves `vault` (embedding with the fake Ollama's model) until the block ends; waits for its first index.
+    `remote` (ADDRESS:PORT) turns remote mode on, as `serve --remote` does."""
+    flags: dict[str, object] = {
         "vault": str(vault),
         "data_dir": str(data_root),
         "ollama_url": ollama_url,
         "embed_model": OLLAMA_EMBED_MODEL,
         "port": 0,
+        "remote": remote,
     }
     config = load_config(flags, {})
     started: asyncio.Future[Started] = asyncio.get_running_loop().create_future()
@@ -72,7 +78,15 @@ async def running_sidecar(vault: Path, data_root: Path, ollama_url: str) -> Asyn
     try:
         info = await asyncio.wait_for(started, WAIT_S)
         token = load_or_create_token(config.store.data_dir, config.vault.root)
-        car = RunningSidecar(url=info.url, token=token, config=config, stop=stop, task=task)
+        car = RunningSidecar(
+            url=info.url,
+            token=token,
+            config=config,
+            stop=stop,
+            task=task,
+            remote_url=info.remote_url,
+            fingerprint=info.fingerprint,
+        )
         await car.wait_idle()
         yield car
     finally:

@@ -19,7 +19,8 @@ INDEXING = {"--redact-seed-phrases"}
 QUERY = {"--query-dates"}
 ANSWER = {"--chat-model"}
 RERANK = {"--rerank", "--rerank-model", "--rerank-candidates", "--rerank-excerpt-chars", "--rerank-timeout"}
-CONFIGURATION = LOCATION | ENGINE | FILTERS | INDEXING | QUERY | ANSWER | RERANK
+REMOTE = {"--remote", "--remote-name", "--remote-cert", "--remote-key"}
+CONFIGURATION = LOCATION | ENGINE | FILTERS | INDEXING | QUERY | ANSWER | RERANK | REMOTE
 """Every flag that feeds the configuration; each command lists the ones it reads and no other."""
 
 EXPECTED = {
@@ -30,10 +31,13 @@ EXPECTED = {
     "explain": LOCATION | ENGINE | FILTERS | QUERY | ANSWER | RERANK,
     "token": LOCATION,
     "serve": CONFIGURATION,
-    "mcp": CONFIGURATION,
-    "eval": CONFIGURATION,
+    "mcp": CONFIGURATION - REMOTE,
+    "eval": CONFIGURATION - REMOTE,
     "calibrate": set(),
     "install-plugin": {"--vault"},
+    "pair": LOCATION | REMOTE,
+    "devices": LOCATION,
+    "revoke": LOCATION,
 }
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
 

@@ -123,7 +123,7 @@ def test_json_files_keep_their_layout_through_a_bump(name: str) -> None:
         ({"version": "v0.1.0"}, "version: x.y.z"),
         ({"minAppVersion": "1.7"}, "minAppVersion: x.y.z"),
         ({"author": ""}, "author: required"),
-        ({"isDesktopOnly": False}, "isDesktopOnly: must be true"),
+        ({"isDesktopOnly": "no"}, "isDesktopOnly: true or false"),
     ],
     ids=[
         "valid",

@@ -45,19 +45,30 @@ def create_app(
         client_max_size=server.max_body_bytes,
         middlewares=[
             error_middleware,
-            *security_middlewares(token, ports, server.extra_origins, server.max_body_bytes, server.allow_remote),
+            *security_middlewares(token, ports, server.extra_origins, server.max_body_bytes),
         ],
     )
-    app[SERVICES] = services
     app[LISTEN_PORTS] = ports
-    app[GATE] = GenerationGate(settings.ask_running, settings.ask_waiting)
+    share_services(app, services, settings, GenerationGate(settings.ask_running, settings.ask_waiting))
+    add_routes(app.router)
+    return app
+
+
+def share_services(app: web.Application, services: ApiServices, settings: ApiSettings, gate: GenerationGate) -> None:
+    """What every listener's app holds: the services, the one generation gate (answers queue across listeners),
+    its own stream registry, and the response headers."""
+    app[SERVICES] = services
+    app[GATE] = gate
     app[STREAMS] = StreamRegistry()
     app[routes_index.HEARTBEAT_S] = settings.heartbeat_s
     app.on_response_prepare.append(add_response_headers)
     app.on_shutdown.append(app[STREAMS].cancel_all)
 
-    router = app.router
-    router.add_get("/api/health", routes_index.health, allow_head=False)
+
+def add_routes(router: web.UrlDispatcher, *, health: bool = True) -> None:
+    """The routes of docs/api.md both listeners serve (the remote one has a health route of its own)."""
+    if health:
+        router.add_get("/api/health", routes_index.health, allow_head=False)
     router.add_get("/api/status", routes_index.status, allow_head=False)
     router.add_post("/api/reindex", routes_index.reindex)
     router.add_get("/api/events", routes_index.events, allow_head=False)
@@ -66,7 +77,6 @@ def create_app(
     router.add_get("/api/chunks/{id}", routes_query.chunk, allow_head=False)
     router.add_post("/api/related", routes_related.related)
     router.add_post("/api/explain", routes_explain.explain)
-    return app
 
 
 def set_listen_ports(app: web.Application, ports: set[int]) -> None:

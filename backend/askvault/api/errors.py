@@ -78,7 +78,7 @@ def error_response(exc: AskVaultError, headers: dict[str, str] | None = None) ->
     if isinstance(exc, Unauthorized):
         response.headers["WWW-Authenticate"] = "Bearer"
     elif isinstance(exc, TooManyRequests):
-        response.headers["Retry-After"] = "1"
+        response.headers["Retry-After"] = str(exc.retry_after_s)
     return response
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hmac
-import ipaddress
 from collections.abc import Iterable
 
 from aiohttp import web
@@ -44,60 +43,68 @@ class ListenPorts:
 LISTEN_PORTS = web.AppKey("askvault_listen_ports", ListenPorts)
 
 
-def host_allowed(host: str | None, ports: frozenset[int], allow_ip_literals: bool = False) -> bool:
+def host_allowed(host: str | None, ports: frozenset[int]) -> bool:
     """True when a Host header names this server: a loopback name and our port, nothing else.
 
-    A DNS-rebinding page reaches 127.0.0.1 under its own name, which is what this refuses. With
-    `allow_ip_literals` (only under --allow-remote) any IP literal with our port passes too: an IP cannot
-    be rebound, and the token still guards the routes.
+    A DNS-rebinding page reaches 127.0.0.1 under its own name, which is what this refuses.
     """
     if not host:
         return False
-    host = host.lower()
-    name, sep, port = host.rpartition(":")
+    name, sep, port = host.lower().rpartition(":")
     if not sep or not port.isascii() or not port.isdigit() or str(int(port)) != port or int(port) not in ports:
         return False
-    if name in LOOPBACK_NAMES:
-        return True
-    if not allow_ip_literals:
-        return False
-    if name.startswith("[") and name.endswith("]"):
-        literal, want_v6 = name[1:-1], True
-    else:
-        literal, want_v6 = name, False
-    try:
-        address = ipaddress.ip_address(literal)
-    except ValueError:
-        return False
-    return (address.version == 6) == want_v6
+    return name in LOOPBACK_NAMES
+
+
+def single_host(request: web.Request) -> str | None:
+    """The one Host header (aiohttp's request.host falls back to the machine's name when Host is absent)."""
+    hosts = request.headers.getall("Host", [])
+    return hosts[0] if len(hosts) == 1 else None
+
+
+def bearer_token(headers: list[str]) -> str | None:
+    """The token of exactly one `Authorization: Bearer <token>` header, else None."""
+    if len(headers) != 1:
+        return None
+    scheme, _, candidate = headers[0].strip().partition(" ")
+    if scheme.lower() != "bearer" or not candidate.strip():
+        return None
+    return candidate.strip()
 
 
 def bearer_matches(headers: list[str], token: str) -> bool:
     """Exactly one `Authorization: Bearer <token>` header, compared in constant time."""
-    if len(headers) != 1:
-        return False
-    scheme, _, candidate = headers[0].strip().partition(" ")
-    if scheme.lower() != "bearer":
-        return False
-    return hmac.compare_digest(candidate.strip().encode("utf-8"), token.encode("utf-8"))
+    candidate = bearer_token(headers)
+    return candidate is not None and hmac.compare_digest(candidate.encode("utf-8"), token.encode("utf-8"))
 
 
 def security_middlewares(
-    token: str, ports: ListenPorts, origins: Iterable[str], max_body_bytes: int, allow_remote: bool
+    token: str, ports: ListenPorts, origins: Iterable[str], max_body_bytes: int
 ) -> list[Middleware]:
-    """The guards, outermost first: Host, Origin (and preflight), token, JSON-only POST bodies."""
-    allowed_origins = frozenset({OBSIDIAN_ORIGIN, *origins})
+    """The loopback guards, outermost first: Host, Origin (and preflight), token, JSON-only POST bodies."""
 
     @web.middleware
     async def host_guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-        hosts = request.headers.getall("Host", [])
-        # aiohttp's request.host falls back to the machine's name when Host is absent; read the header itself.
-        if len(hosts) != 1 or not host_allowed(hosts[0], ports.ports, allow_remote):
+        if not host_allowed(single_host(request), ports.ports):
             raise Forbidden("this server only answers requests addressed to localhost")
         return await handler(request)
 
     @web.middleware
-    async def origin_guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    async def token_guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+        public = request.method == "GET" and request.path in PUBLIC_PATHS
+        # Only the header counts: a `?token=` would end up in histories and logs.
+        if not public and not bearer_matches(request.headers.getall("Authorization", []), token):
+            raise Unauthorized(UNAUTHORIZED_MESSAGE)
+        return await handler(request)
+
+    return [host_guard, origin_guard(frozenset({OBSIDIAN_ORIGIN, *origins})), token_guard, json_only(max_body_bytes)]
+
+
+def origin_guard(allowed_origins: frozenset[str]) -> Middleware:
+    """An Origin, when sent, must be exactly one of `allowed_origins`; preflights are answered here."""
+
+    @web.middleware
+    async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         sent = request.headers.getall("Origin", [])
         if not sent:
             return await handler(request)
@@ -112,16 +119,14 @@ def security_middlewares(
             return web.Response(status=204, headers=headers)
         return await handler(request)
 
-    @web.middleware
-    async def token_guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-        public = request.method == "GET" and request.path in PUBLIC_PATHS
-        # Only the header counts: a `?token=` would end up in histories and logs.
-        if not public and not bearer_matches(request.headers.getall("Authorization", []), token):
-            raise Unauthorized(UNAUTHORIZED_MESSAGE)
-        return await handler(request)
+    return guard
+
+
+def json_only(max_body_bytes: int) -> Middleware:
+    """POST bodies must be UTF-8 JSON within the size limit."""
 
     @web.middleware
-    async def json_only(request: web.Request, handler: Handler) -> web.StreamResponse:
+    async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.method == "POST":
             # A form or text/plain POST needs no preflight; demanding JSON shuts that door.
             if request.content_type != "application/json" or (request.charset or "utf-8").lower() != "utf-8":
@@ -130,7 +135,7 @@ def security_middlewares(
                 raise PayloadTooLarge(f"the request body is larger than {max_body_bytes} bytes")
         return await handler(request)
 
-    return [host_guard, origin_guard, token_guard, json_only]
+    return guard
 
 
 async def add_response_headers(request: web.Request, response: web.StreamResponse) -> None:

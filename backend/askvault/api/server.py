@@ -1,4 +1,4 @@
-"""Runs the app on a loopback socket (port 0 allowed) and refuses to listen beyond it unless told to."""
+"""Runs the app on a loopback socket (port 0 allowed), and the remote-mode app over TLS when configured."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import contextlib
 import errno
 import ipaddress
 import logging
+import ssl
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
@@ -50,36 +51,42 @@ def is_loopback(host: str) -> bool:
 
 
 def check_bind_host(server: ServerConfig) -> None:
-    """Loopback only, unless --allow-remote: on any other address the vault is one token away from the LAN."""
+    """Plain HTTP listens on loopback only: on any other address the token would cross the network in clear text.
+    Other devices are served by remote mode, which speaks only TLS and pairs each device."""
     if is_loopback(server.host):
         return
-    if not server.allow_remote:
-        raise ConfigError(
-            f"--host {server.host} is not a loopback address; the sidecar serves your notes, so it only listens "
-            "on 127.0.0.1 unless you also pass --allow-remote"
-        )
-    log.warning(
-        "listening on %s because --allow-remote is set: anyone who can reach it and holds the token can read "
-        "your vault",
-        server.host,
+    if server.in_container:
+        # The published port is the host's loopback (docker-compose.yml): requests still name localhost.
+        log.info("listening on %s inside a container; its published port decides who can reach it", server.host)
+        return
+    example = f"[{server.host.strip('[]')}]" if ":" in server.host else server.host
+    raise ConfigError(
+        f"--host {server.host} is not a loopback address, and plain HTTP would send the token across the network "
+        f"in clear text; to serve other devices use --remote {example}:8765 instead, which speaks only TLS and "
+        "pairs each device (docs/remote.md)"
     )
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteSite:
+    """The remote-mode listener: its own application (guards for paired devices) over TLS."""
+
+    app: web.Application
+    ssl_context: ssl.SSLContext
+    host: str
+    port: int
 
 
 @contextlib.asynccontextmanager
-async def serve(app: web.Application, server: ServerConfig) -> AsyncIterator[Listening]:
-    """Listens on `server.host:server.port` (0 picks a free port) until the block exits."""
+async def serve(
+    app: web.Application, server: ServerConfig, remote: RemoteSite | None = None
+) -> AsyncIterator[Listening]:
+    """Listens on `server.host:server.port` (0 picks a free port), and on the remote site when given, until the
+    block exits."""
     check_bind_host(server)
-    # handler_cancellation: a client closing the connection cancels its handler, which closes the answer
-    # stream and so stops the model. No access log: request lines are nobody's business.
-    runner = web.AppRunner(
-        app,
-        handler_cancellation=True,
-        access_log=None,
-        shutdown_timeout=SHUTDOWN_TIMEOUT_S,
-        handle_signals=False,
-        keepalive_timeout=IDLE_TIMEOUT_S,
-    )
+    runner = _runner(app)
     await runner.setup()
+    remote_runner = _runner(remote.app) if remote is not None else None
     try:
         taken: int | None = None
         try:
@@ -97,9 +104,46 @@ async def serve(app: web.Application, server: ServerConfig) -> AsyncIterator[Lis
                 raise ConfigError(f"cannot listen on {server.host}: {_why(again)}") from again
         addresses = tuple((str(name[0]), int(name[1])) for name in runner.addresses)
         set_listen_ports(app, {port for _, port in addresses})
+        if remote is not None and remote_runner is not None:
+            await remote_runner.setup()
+            await _start_remote(remote_runner, remote)
         yield Listening(port=addresses[0][1], addresses=addresses, taken_port=taken)
     finally:
+        if remote_runner is not None:
+            await remote_runner.cleanup()
         await runner.cleanup()
+
+
+def _runner(app: web.Application) -> web.AppRunner:
+    # handler_cancellation: a client closing the connection cancels its handler, which closes the answer
+    # stream and so stops the model. No access log: request lines are nobody's business.
+    return web.AppRunner(
+        app,
+        handler_cancellation=True,
+        access_log=None,
+        shutdown_timeout=SHUTDOWN_TIMEOUT_S,
+        handle_signals=False,
+        keepalive_timeout=IDLE_TIMEOUT_S,
+    )
+
+
+async def _start_remote(runner: web.AppRunner, remote: RemoteSite) -> None:
+    if remote.host in ("0.0.0.0", "::"):
+        log.warning(
+            "remote mode listens on every network interface (%s), as --remote says: every network this machine "
+            "joins can reach the port (paired devices and TLS still guard it)",
+            remote.host,
+        )
+    try:
+        await web.TCPSite(runner, remote.host, remote.port, ssl_context=remote.ssl_context).start()
+    except OSError as exc:
+        raise ConfigError(f"--remote: cannot listen on {remote.host}:{remote.port}: {_why_remote(exc)}") from exc
+
+
+def _why_remote(exc: OSError) -> str:
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return "this machine has no such address; use one `ip addr` (or `tailscale ip`) lists"
+    return _why(exc).replace("--port", "port in --remote")
 
 
 def _why(exc: OSError) -> str:

@@ -1,4 +1,4 @@
-"""The `askvault` command line: serve, index, search, ask, explain, related, eval, mcp, install-plugin, token."""
+"""The `askvault` command line: serve, index, search, ask, explain, related, eval, mcp, install-plugin, token, pair."""
 
 from __future__ import annotations
 
@@ -12,12 +12,15 @@ import click
 COMMANDS: dict[str, tuple[str, str]] = {
     "ask": ("askvault.cli.query_cmd", "ask"),
     "calibrate": ("askvault.cli.calibrate_cmd", "calibrate_command"),
+    "devices": ("askvault.cli.pair_cmd", "devices"),
     "eval": ("askvault.cli.eval_cmd", "eval_command"),
     "explain": ("askvault.cli.explain_cmd", "explain"),
     "index": ("askvault.cli.index_cmd", "index"),
     "install-plugin": ("askvault.cli.admin_cmd", "install_plugin"),
     "mcp": ("askvault.cli.mcp_cmd", "mcp_command"),
+    "pair": ("askvault.cli.pair_cmd", "pair"),
     "related": ("askvault.cli.related_cmd", "related"),
+    "revoke": ("askvault.cli.pair_cmd", "revoke"),
     "search": ("askvault.cli.query_cmd", "search"),
     "serve": ("askvault.cli.serve_cmd", "serve"),
     "token": ("askvault.cli.admin_cmd", "token"),

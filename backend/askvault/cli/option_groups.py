@@ -161,6 +161,41 @@ def option_groups(*groups: OptionGroup) -> Callable[[Callable[P, R]], Callable[P
     return apply
 
 
+REMOTE: OptionGroup = (
+    click.option(
+        "--remote",
+        metavar="ADDRESS:PORT",
+        help="Also serve paired devices over TLS on this address, e.g. a LAN or Tailscale one (docs/remote.md) "
+        "[env ASKVAULT_REMOTE].",
+    ),
+    click.option(
+        "--remote-name",
+        "remote_names",
+        multiple=True,
+        metavar="NAME",
+        help="A DNS name devices use to reach it, e.g. a Tailscale MagicDNS name (repeatable) "
+        "[env ASKVAULT_REMOTE_NAMES].",
+    ),
+    click.option(
+        "--remote-cert",
+        type=click.Path(path_type=Path),
+        help="Your own TLS certificate (PEM, e.g. from `tailscale cert`) instead of the self-signed one "
+        "[env ASKVAULT_REMOTE_CERT].",
+    ),
+    click.option(
+        "--remote-key", type=click.Path(path_type=Path), help="The key of --remote-cert [env ASKVAULT_REMOTE_KEY]."
+    ),
+)
+"""Remote mode: serve (which listens) and pair (which puts the address and fingerprint into the pairing link)."""
+
+
+def remote_options(func: Callable[P, R]) -> Callable[P, R]:
+    """Adds the REMOTE flags (after whatever groups the command already has)."""
+    for option in reversed(REMOTE):
+        option(func)
+    return func
+
+
 location_options = option_groups(LOCATION)
 """token: the vault and its data folder only."""
 index_options = option_groups(LOCATION, ENGINE, FILTERS, INDEXING)

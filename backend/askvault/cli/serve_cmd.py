@@ -10,10 +10,19 @@ from collections.abc import Mapping
 import click
 
 from askvault.cli.hints import data_root, suggest
+from askvault.cli.option_groups import remote_options
 from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
 from askvault.cli.serve_progress import StartupProgress
 from askvault.config import DEFAULT_PORT
 from askvault.wiring.sidecar import Started, run_sidecar
+
+
+def _retired_allow_remote(_ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        raise click.UsageError(
+            "--allow-remote is gone: it sent the token across the network in clear text; use --remote ADDRESS:PORT, "
+            "which serves other devices over TLS and pairs each one (docs/remote.md)"
+        )
 
 
 @click.command()
@@ -25,14 +34,24 @@ from askvault.wiring.sidecar import Started, run_sidecar
     help=f"Port to listen on; 0 picks a free one [env ASKVAULT_PORT; default {DEFAULT_PORT}, or a free one when "
     "another program holds it].",
 )
-@click.option("--allow-remote", is_flag=True, help="Allow a non-loopback --host (the token is still required).")
+@remote_options
+@click.option(
+    "--in-container",
+    is_flag=True,
+    default=None,
+    help="Let --host name the container's own interface (a container whose published port is bound to the host's "
+    "loopback, as docker-compose.yml does) [env ASKVAULT_IN_CONTAINER].",
+)
+@click.option("--allow-remote", is_flag=True, hidden=True, callback=_retired_allow_remote, expose_value=False)
 @click.option(
     "--allow-origin", "origins", multiple=True, help="Another exact Origin to allow besides app://obsidian.md."
 )
 @click.option("-v", "--verbose", is_flag=True)
 @handles_errors
 def serve(verbose: bool, **params: object) -> None:
-    """Serve the vault to the Obsidian plugin on localhost.
+    """Serve the vault to the Obsidian plugin.
+
+    On localhost; with --remote also to paired phones and computers, over TLS (docs/remote.md).
 
     The sidecar keeps the index fresh while it runs (a watcher, and a sweep of the vault at start-up).
     """
@@ -66,6 +85,12 @@ def print_banner(started: Started) -> None:
         f"  plugin: install it with `{shlex.join(['askvault', 'install-plugin', '--vault', str(vault)])}`; "
         f"{finds} this sidecar by itself (or paste the token from `{suggest('token', config)}`).",
     ]
+    if started.remote_url is not None:
+        lines.insert(
+            1,
+            f"  remote: {started.remote_url} for paired devices (TLS; certificate SHA-256 {started.fingerprint}); "
+            f"pair one with `{suggest('pair', config)}`",
+        )
     if started.taken_port is not None:
         lines.insert(
             1,

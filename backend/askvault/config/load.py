@@ -10,6 +10,7 @@ from pathlib import Path
 
 from askvault.config.data_dir import check_data_dir
 from askvault.config.file_keys import check_keys
+from askvault.config.remote import remote_config
 from askvault.config.slices import (
     DEFAULT_CHAT_MODEL,
     DEFAULT_OLLAMA_URL,
@@ -17,6 +18,7 @@ from askvault.config.slices import (
     BuiltinEmbedParams,
     Config,
     OllamaConfig,
+    RemoteConfig,
     RetrievalParams,
     ServerConfig,
     StoreConfig,
@@ -53,6 +55,11 @@ _SOURCES: dict[str, tuple[str, str | None, str]] = {
     "max_pdf_mb": ("--max-pdf-mb", "ASKVAULT_MAX_PDF_MB", "max_pdf_mb"),
     "sources": ("--source", "ASKVAULT_SOURCES", "sources"),
     "origins": ("--allow-origin", "ASKVAULT_ORIGINS", "origins"),
+    "remote": ("--remote", "ASKVAULT_REMOTE", "remote"),
+    "in_container": ("--in-container", "ASKVAULT_IN_CONTAINER", "in_container"),
+    "remote_cert": ("--remote-cert", "ASKVAULT_REMOTE_CERT", "remote_cert"),
+    "remote_key": ("--remote-key", "ASKVAULT_REMOTE_KEY", "remote_key"),
+    "remote_names": ("--remote-name", "ASKVAULT_REMOTE_NAMES", "remote_names"),
     "rerank": ("--rerank/--no-rerank", "ASKVAULT_RERANK", "rerank"),
     "rerank_model": ("--rerank-model", "ASKVAULT_RERANK_MODEL", "rerank_model"),
     "rerank_candidates": ("--rerank-candidates", "ASKVAULT_RERANK_CANDIDATES", "rerank_candidates"),
@@ -180,6 +187,24 @@ def _retrieval(flags: Mapping[str, object], environ: Mapping[str, str], file: Ma
     )
 
 
+def _in_container(flags: Mapping[str, object], environ: Mapping[str, str], file: Mapping[str, object]) -> bool:
+    raw, src = _pick("in_container", flags, environ, file)
+    return _bool(raw, src) if raw is not None else False
+
+
+def _remote(flags: Mapping[str, object], environ: Mapping[str, str], file: Mapping[str, object]) -> RemoteConfig | None:
+    raw, src = _pick("remote", flags, environ, file)
+    cert, _ = _pick("remote_cert", flags, environ, file)
+    key, _ = _pick("remote_key", flags, environ, file)
+    raw_names, names_src = _pick("remote_names", flags, environ, file)
+    names = _list(raw_names, names_src) if raw_names is not None else ()
+    if raw is None or not str(raw).strip():
+        if cert is not None or key is not None or names:
+            raise ConfigError("--remote-cert, --remote-key and --remote-name only apply with --remote ADDRESS:PORT")
+        return None
+    return remote_config(raw, src, cert, key, names, names_src)
+
+
 def _documents(
     flags: Mapping[str, object], environ: Mapping[str, str], file: Mapping[str, object], vault: VaultConfig
 ) -> VaultConfig:
@@ -304,7 +329,8 @@ def load_config(
             host=str(raw_host) if raw_host else "127.0.0.1",
             port=port,
             port_fallback=raw_port is None,
-            allow_remote=bool(flags.get("allow_remote", False)),
+            remote=_remote(flags, environ, file),
+            in_container=_in_container(flags, environ, file),
             extra_origins=origins,
         ),
     )

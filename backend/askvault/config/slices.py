@@ -199,13 +199,42 @@ class StoreConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class RemoteConfig:
+    """Remote mode (docs/remote.md): a second, TLS-only listener for paired devices."""
+
+    host: str
+    """An IP literal to listen on (IPv6 without brackets); 0.0.0.0 or :: only when the user wrote it."""
+    port: int
+    cert_file: Path | None = None
+    key_file: Path | None = None
+    """The user's own certificate and key (e.g. from `tailscale cert`); None: a self-signed one in the data dir."""
+    names: tuple[str, ...] = ()
+    """DNS names devices use to reach it: in the self-signed certificate and the Host allow-list."""
+
+    @property
+    def address(self) -> str:
+        """`HOST:PORT` as a device dials it: the first name if any, else the address (`[v6]:PORT`)."""
+        host = self.names[0] if self.names else self.host
+        return f"[{host}]:{self.port}" if ":" in host else f"{host}:{self.port}"
+
+    @property
+    def unspecified(self) -> bool:
+        """True for 0.0.0.0 / :: (every interface)."""
+        return self.host in ("0.0.0.0", "::")
+
+
+@dataclass(frozen=True, slots=True)
 class ServerConfig:
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     port_fallback: bool = False
     """True when `port` is only the default (no flag, environment or file named one): when it is taken, listen
     on a free port instead and say which (the banner, the discovery file). A port the user chose is never swapped."""
-    allow_remote: bool = False
+    remote: RemoteConfig | None = None
+    """None: loopback only (the default)."""
+    in_container: bool = False
+    """Plain HTTP may listen on a container's interface (its published port bound to the host's loopback); the
+    Host guard still answers loopback names only."""
     extra_origins: tuple[str, ...] = ()
     max_body_bytes: int = 256 * 1024
 

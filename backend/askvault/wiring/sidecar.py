@@ -24,6 +24,7 @@ from askvault.wiring import Engine, open_engine
 from askvault.wiring.control import EngineControl
 from askvault.wiring.explain import engine_explainer
 from askvault.wiring.models import ModelMonitor
+from askvault.wiring.remote import remote_serving_site, remove_serving, write_serving
 
 log = logging.getLogger("askvault")
 
@@ -38,6 +39,9 @@ class Started:
     models: dict[str, object]
     taken_port: int | None = None
     """The default port, when another program held it and `port` is a free one chosen instead."""
+    remote_url: str | None = None
+    fingerprint: str | None = None
+    """Remote mode's https URL and its certificate's SHA-256 fingerprint; None when remote mode is off."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,9 +108,12 @@ async def run_sidecar(
                 search_relevance=engine.search_relevance,
             )
             app = create_app(services, config.server, token, config.server.port)
+            site, access = remote_serving_site(config, services, app) if config.server.remote else (None, None)
             watcher = Watchers(config.vault, engine.indexer, reconcile_every_s, reconcile_on_start=False)
-            async with serve(app, config.server) as listening:
+            async with serve(app, config.server, site) as listening:
                 write_discovery(config.store.data_dir, config.server.host, listening.port, os.getpid(), __version__)
+                if access is not None:
+                    write_serving(config, access.fingerprint)
                 first_run: asyncio.Task[None] | None = None
                 try:
                     await monitor.start()
@@ -121,6 +128,8 @@ async def run_sidecar(
                                 engine=engine,
                                 models=dict(monitor.snapshot()),
                                 taken_port=listening.taken_port,
+                                remote_url=f"https://{config.server.remote.address}" if config.server.remote else None,
+                                fingerprint=access.fingerprint if access else None,
                             )
                         )
                     if on_progress is not None or on_indexed is not None:
@@ -140,6 +149,9 @@ async def run_sidecar(
                     # A cancelled run may still have a worker thread writing; the manifest closes after it.
                     await engine.indexer.drain()
                     remove_discovery(config.store.data_dir, os.getpid())
+                    if access is not None:
+                        access.devices.flush()
+                        remove_serving(config)
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
