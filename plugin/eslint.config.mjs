@@ -17,7 +17,7 @@ process.chdir(cwd);
 const { DEFAULT_BRANDS } = await import("eslint-plugin-obsidianmd/dist/lib/rules/ui/brands.js");
 const manifest = JSON.parse(readFileSync(path.join(here, "..", "manifest.json"), "utf8"));
 
-const nodeBuiltins = ["fs", "fs/promises", "path", "os", "crypto", "child_process", "http", "https", "net", "electron"];
+const nodeBuiltins = ["fs", "fs/promises", "path", "os", "crypto", "child_process", "http", "https", "net", "tls", "stream", "electron"];
 
 export default tseslint.config(
 	globalIgnores(["node_modules/", "dist/", "e2e/screenshots/", "e2e/.build/", "coverage/"]),
@@ -68,10 +68,33 @@ export default tseslint.config(
 		},
 	},
 	{
+		// Desktop-only modules, reached only behind Platform.isDesktopApp, load Node inside their functions
+		// (`await import("fs")`), so the bundle loads on phones. obsidianmd/no-nodejs-modules accepts only a
+		// Platform.isDesktop guard in the same function, and isDesktop is the UI's mode (false on a desktop emulating
+		// mobile, where Node is there): instead, a static import here may bring types only.
+		files: ["src/desktop/**/*.ts"],
+		languageOptions: { globals: { ...globals.node } },
+		rules: {
+			"obsidianmd/no-nodejs-modules": "off",
+			"@typescript-eslint/no-restricted-imports": [
+				"error",
+				{
+					paths: nodeBuiltins.map((name) => ({
+						name,
+						allowTypeImports: true,
+						message: "Load Node modules inside the function that needs them (await import), so the bundle loads on mobile.",
+					})),
+					patterns: [{ group: ["node:*"], allowTypeImports: true, message: "Load Node modules lazily, without the node: prefix." }],
+				},
+			],
+		},
+	},
+	{
 		// Node scripts (build, e2e runner) and tests run outside Obsidian.
 		files: ["*.mjs", "e2e/*.mjs", "tests/**/*.ts", "vitest.config.ts"],
 		languageOptions: { globals: { ...globals.node } },
 		rules: {
+			"obsidianmd/no-nodejs-modules": "off",
 			"no-restricted-globals": "off",
 			"import/no-extraneous-dependencies": "off",
 			"obsidianmd/ui/sentence-case": "off",

@@ -27,7 +27,7 @@ describe("Ask Vault in Chromium against the real sidecar", () => {
 		});
 		assert.deepEqual(
 			wiring.commands.map((c) => c.id).sort(),
-			["ask", "ask-about-note", "ask-about-selection", "open-chat", "open-related", "reindex", "search"].map((id) => `ask-vault:${id}`).sort(),
+			["ask", "ask-about-note", "ask-about-selection", "connect-remote", "open-chat", "open-related", "reindex", "search"].map((id) => `ask-vault:${id}`).sort(),
 		);
 		assert.ok(wiring.commands.every((c) => c.hotkeys === null), "no default hotkeys");
 		assert.deepEqual(wiring.views.sort(), ["ask-vault-chat", "ask-vault-related"]);

@@ -41,7 +41,7 @@ export const ASKVAULT = path.join(VENV_DIR, "bin", "askvault");
 /** What the run holds (temp folder, vault, static server, fake Ollama, sidecar, token, browser, page), set by `useE2E`. */
 export const env = {};
 
-export function sidecarArgs({ dataDir = env.dataDir, port = env.port, ollamaUrl = env.ollamaUrl } = {}) {
+export function sidecarArgs({ dataDir = env.dataDir, port = env.port, ollamaUrl = env.ollamaUrl, extra = [] } = {}) {
 	return [
 		"serve",
 		"--vault",
@@ -58,6 +58,7 @@ export function sidecarArgs({ dataDir = env.dataDir, port = env.port, ollamaUrl 
 		"llama3.2:3b",
 		"--allow-origin",
 		env.static.origin,
+		...extra,
 	];
 }
 

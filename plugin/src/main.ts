@@ -5,8 +5,10 @@ import { CHAT_ICON, HOVER_SOURCE_DISPLAY, RELATED_HOVER_DISPLAY, VIEW_TYPE_CHAT,
 import { registerCommands } from "./plugin/commands";
 import { SidecarConnection } from "./plugin/connection";
 import type { AskInput } from "./plugin/host";
+import { RemoteStore } from "./plugin/remoteStore";
 import { TokenStore } from "./plugin/tokenStore";
 import { type AskVaultSettings, DEFAULT_SETTINGS, parseSettings } from "./settings";
+import { fieldsFromParams, PAIR_ACTION } from "./sidecar/pairing";
 import { ChatView } from "./ui/chatView";
 import { commandModals } from "./ui/modals";
 import { RelatedView } from "./ui/relatedView";
@@ -20,8 +22,12 @@ export default class AskVaultPlugin extends Plugin {
 	async onload(): Promise<void> {
 		this.settings = parseSettings(await this.loadData());
 		// Streaming needs fetch: Obsidian's requestUrl buffers whole bodies (see README).
-		this.connection = new SidecarConnection(this.app, () => this.settings, new TokenStore(this.app), (url, init) =>
-			window.fetch(url, init),
+		this.connection = new SidecarConnection(
+			this.app,
+			() => this.settings,
+			new TokenStore(this.app),
+			new RemoteStore(this.app),
+			(url, init) => window.fetch(url, init),
 		);
 
 		this.registerView(VIEW_TYPE_CHAT, (leaf) => new ChatView(leaf, this));
@@ -29,7 +35,10 @@ export default class AskVaultPlugin extends Plugin {
 		this.registerView(VIEW_TYPE_RELATED, (leaf) => new RelatedView(leaf, this));
 		this.registerHoverLinkSource(VIEW_TYPE_RELATED, { display: RELATED_HOVER_DISPLAY, defaultMod: false });
 		this.addRibbonIcon(CHAT_ICON, "Open chat", () => void this.openChat());
-		registerCommands(this, this, commandModals(this.app, this));
+		const modals = commandModals(this.app, this);
+		registerCommands(this, this, modals);
+		// The link `askvault pair` prints (and its QR code holds) opens the pairing modal, filled in.
+		this.registerObsidianProtocolHandler(PAIR_ACTION, (params) => modals.connectRemote(fieldsFromParams(params)));
 		this.addSettingTab(new AskVaultSettingTab(this.app, this, this));
 
 		const statusEl = this.addStatusBarItem();

@@ -13,7 +13,7 @@ describe("plugin wiring", () => {
 	it("registers commands without hotkeys, the hover source, the view and a live status bar", async () => {
 		const ids = [...app.commands.keys()].sort();
 		expect(ids).toEqual(
-			["ask", "ask-about-note", "ask-about-selection", "open-chat", "open-related", "reindex", "search"].map((id) => `ask-vault:${id}`).sort(),
+			["ask", "ask-about-note", "ask-about-selection", "connect-remote", "open-chat", "open-related", "reindex", "search"].map((id) => `ask-vault:${id}`).sort(),
 		);
 		for (const cmd of app.commands.values()) expect(cmd.hotkeys).toBeUndefined();
 		expect(app.hoverSources.get(VIEW_TYPE_CHAT)).toEqual({ display: "Ask Vault", defaultMod: false });

@@ -129,12 +129,13 @@ async def test_repeated_failures_are_rate_limited_and_logged(tmp_path: Path, cap
                     remote.url("/api/status"), headers={"Authorization": f"Bearer {WRONG}"}
                 ) as res:
                     assert res.status == 401
-            # Blocked now, even with the right token: a guesser cannot tell a hit from a miss.
-            async with remote.session.get(
-                remote.url("/api/status"), headers={"Authorization": f"Bearer {token}"}
-            ) as res:
+            # Blocked now, even with the right token: a guesser cannot tell a hit from a miss. A phone's WebView
+            # can still read why (CORS headers on the 429).
+            headers = {"Authorization": f"Bearer {token}", "Origin": "capacitor://localhost"}
+            async with remote.session.get(remote.url("/api/status"), headers=headers) as res:
                 assert res.status == 429
                 assert res.headers["Retry-After"] == "60"
+                assert res.headers["Access-Control-Allow-Origin"] == "capacitor://localhost"
                 body = await res.json()
         assert_error(body, "too_many_failures")
         assert "from 127.0.0.1 on GET /api/status" in caplog.text  # the client address, not the token

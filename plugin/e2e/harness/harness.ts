@@ -45,22 +45,49 @@ window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
 	return realFetch(input, init);
 };
 
+/** Every module id the plugin asked `require` for, in order (a mobile boot must ask for `obsidian` only). */
+const required: string[] = [];
+let mobile = false;
+
 function shimRequire(id: string): unknown {
+	required.push(id);
 	if (id === "obsidian") return obsidian;
-	if (id === "electron") return electron;
+	// Obsidian mobile has no Electron (nor any Node module): requiring it there is the bug the mobile run catches.
+	if (id === "electron" && !mobile) return electron;
 	throw new Error(`Cannot find module '${id}' (the e2e page has no Node modules)`);
 }
+
+/** Obsidian's Platform on an Android phone (the app's WebView; `http://localhost` is its origin). */
+const ANDROID_PHONE = {
+	isDesktop: false,
+	isMobile: true,
+	isDesktopApp: false,
+	isMobileApp: true,
+	isIosApp: false,
+	isAndroidApp: true,
+	isPhone: true,
+	isTablet: false,
+	isMacOS: false,
+	isWin: false,
+	isLinux: false,
+	isSafari: false,
+};
 
 class Harness {
 	readonly obsidian = obsidian;
 	readonly records = obsidian.records;
 	readonly requests = requests;
+	readonly required = required;
 	app: obsidian.App | null = null;
 	plugin: PluginLike | null = null;
 	notes: Notes | null = null;
 
 	/** Loads the plugin from /plugin.js into a fresh app whose settings point at the sidecar. */
-	async boot(options: { sidecarUrl: string; token: string | null }): Promise<void> {
+	async boot(options: { sidecarUrl: string; token: string | null; platform?: "desktop" | "mobile" }): Promise<void> {
+		if (options.platform === "mobile") {
+			mobile = true;
+			Object.assign(obsidian.Platform, ANDROID_PHONE);
+		}
 		const manifest = (await (await window.fetch("/manifest.json")).json()) as Manifest;
 		const root = document.getElementById("app");
 		if (!root) throw new Error("no #app");
@@ -109,6 +136,11 @@ class Harness {
 	relatedView(): (obsidian.View & { state: { kind: string; path?: string } }) | null {
 		const leaf = this.app?.workspace.getLeavesOfType("ask-vault-related")[0];
 		return (leaf?.view as never) ?? null;
+	}
+
+	/** Opens an `obsidian://` link as scanning a QR code with the phone's camera does. */
+	openLink(link: string): boolean {
+		return this.app?.openObsidianLink(link) ?? false;
 	}
 
 	command(id: string): boolean {

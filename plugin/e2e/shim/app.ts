@@ -15,6 +15,10 @@ export class App {
 	readonly commands = new Map<string, Command>();
 	readonly settingTabs: PluginSettingTab[] = [];
 	readonly hoverSources = new Map<string, { display: string; defaultMod: boolean }>();
+	/** `obsidian://ACTION?...` handlers by action, as `registerObsidianProtocolHandler` leaves them. */
+	readonly protocolHandlers = new Map<string, (params: ObsidianProtocolData) => unknown>();
+	/** Obsidian keeps these in the window's localStorage, per vault; the shim keeps them per App. */
+	private readonly local = new Map<string, string>();
 	readonly statusBarEl: HTMLElement;
 	readonly ribbonEl: HTMLElement;
 	lastEvent: unknown = null;
@@ -25,6 +29,26 @@ export class App {
 		const right = main.createDiv({ cls: "workspace-split mod-right-split" });
 		this.statusBarEl = root.createDiv({ cls: "status-bar" });
 		this.workspace = new Workspace(this, rootSplit, right);
+	}
+	/** Like Obsidian: JSON in, JSON out; null when unset; `null` data removes the key. */
+	loadLocalStorage(key: string): unknown {
+		const raw = this.local.get(key);
+		return raw === undefined ? null : (JSON.parse(raw) as unknown);
+	}
+	saveLocalStorage(key: string, data: unknown): void {
+		if (data === null || data === undefined) this.local.delete(key);
+		else this.local.set(key, JSON.stringify(data));
+	}
+	/** Opens an `obsidian://` link the way the OS hands one to Obsidian: the action's handler gets the params. */
+	openObsidianLink(link: string): boolean {
+		const url = new URL(link);
+		const action = url.host || url.pathname.replace(/^\/+/, "");
+		const handler = this.protocolHandlers.get(action);
+		if (!handler) return false;
+		const params: ObsidianProtocolData = { action };
+		url.searchParams.forEach((value, key) => (params[key] = value));
+		void handler(params);
+		return true;
 	}
 	/** Runs a command the way the palette does (checkCallback first). */
 	executeCommandById(id: string): boolean {
@@ -37,6 +61,11 @@ export class App {
 		if (cmd.checkCallback) return cmd.checkCallback(false) !== false;
 		return false;
 	}
+}
+
+export interface ObsidianProtocolData {
+	action: string;
+	[key: string]: string;
 }
 
 export interface Command {
@@ -105,6 +134,10 @@ export class Plugin extends Component {
 	registerHoverLinkSource(id: string, info: { display: string; defaultMod: boolean }): void {
 		this.app.hoverSources.set(id, info);
 		this.register(() => this.app.hoverSources.delete(id));
+	}
+	registerObsidianProtocolHandler(action: string, handler: (params: ObsidianProtocolData) => unknown): void {
+		this.app.protocolHandlers.set(action, handler);
+		this.register(() => this.app.protocolHandlers.delete(action));
 	}
 	async loadData(): Promise<unknown> {
 		return this.data === null ? null : structuredClone(this.data);

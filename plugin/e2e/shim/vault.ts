@@ -44,6 +44,13 @@ export class Vault extends Events {
 		this.trigger("create", file);
 		return file;
 	}
+	/** Test hook: takes a note out of the vault, as a sync that has not brought it yet would leave it. */
+	removeFile__(path: string): void {
+		const entry = this.files.get(path);
+		if (!entry) return;
+		this.files.delete(path);
+		this.trigger("delete", entry.file);
+	}
 	getFiles(): TFile[] {
 		return [...this.files.values()].map((f) => f.file);
 	}

@@ -30,14 +30,51 @@ interface Opener {
 const AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]{0,2000})>/y;
 const TAG_NAME = /\/?[A-Za-z][A-Za-z0-9-]{0,30}/y;
 const SOURCE_ATTRIBUTE = /\b(?:src|href|srcset|data|poster|action|background|formaction)\s{0,5}=\s{0,5}["']?([^"'\s>]{1,2000})/i;
-/** Bare URLs a renderer may link: any `scheme://`, `www.` (GFM), `//host` and `mailto:` (linkify-it). */
-const BARE_URL = /(?<![A-Za-z0-9])(?:[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/|www\.|(?<![:/])\/\/(?=[^\s/])|mailto:)[^\s<>()[\]`"'\\]{0,2000}/iy;
+/**
+ * Bare URLs a renderer may link: any `scheme://`, `www.` (GFM), `//host` and `mailto:` (linkify-it), none right after
+ * a letter or digit, and `//` not after `:` or `/` either. No lookbehind (iOS before 16.4 cannot parse one, and the
+ * bundle loads on phones): what comes before is checked by `bareUrlAt`.
+ */
+const BARE_URL = /(?:[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/|www\.|mailto:)[^\s<>()[\]`"'\\]{0,2000}/iy;
+const BARE_SLASHES = /\/\/(?=[^\s/])[^\s<>()[\]`"'\\]{0,2000}/y;
+const ALNUM = /[A-Za-z0-9]/i;
 /** Text that starts nothing, taken in one piece: letters too, except where a bare URL (above) starts. */
-const PLAIN = /(?:[^\n\\`![\]<(/A-Za-z]|(?<=[A-Za-z0-9])[A-Za-z]|(?![A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/|www\.|mailto:)[A-Za-z])+/iy;
+const PLAIN_CHAR = /[^\n\\`![\]<(/A-Za-z]/i;
+const LETTER = /[A-Za-z]/i;
+const URL_START = /[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/|www\.|mailto:/iy;
 const NUMBER = /^\s*\d+\s*$/;
 const TRAILING_PUNCTUATION = /[.,:;!?*_~]+$/;
 const DATAVIEW_INLINE = /^\s*\$?=/;
 const WIKI_EMBED = /!\[\[[^\]\n`<>$\\[]{1,500}\]\]/y;
+
+/** The bare URL starting at `at`, or null: see BARE_URL. */
+function bareUrlAt(text: string, at: number): string | null {
+	const before = text[at - 1] ?? "";
+	if (ALNUM.test(before)) return null;
+	BARE_URL.lastIndex = at;
+	const url = BARE_URL.exec(text);
+	if (url) return url[0];
+	if (before === ":" || before === "/") return null;
+	BARE_SLASHES.lastIndex = at;
+	return BARE_SLASHES.exec(text)?.[0] ?? null;
+}
+
+/**
+ * Where the plain text starting at `at` ends: a character that starts nothing, a letter after a letter or digit,
+ * or a letter that does not start a bare URL.
+ */
+function plainEnd(text: string, at: number): number {
+	let i = at;
+	for (; i < text.length; i++) {
+		const c = text[i] ?? "";
+		if (PLAIN_CHAR.test(c)) continue;
+		if (!LETTER.test(c)) break;
+		if (ALNUM.test(text[i - 1] ?? "")) continue;
+		URL_START.lastIndex = i;
+		if (URL_START.test(text)) break;
+	}
+	return i;
+}
 
 /** Inline code that could not be code for every renderer: a math, comment or wikilink span could open before it and close inside it. */
 function straddled(lineBefore: string, inner: string): boolean {
@@ -74,11 +111,10 @@ export function neutraliseInline(text: string, note: Note): string {
 	let lineStart = 0;
 	let i = 0;
 	while (i < text.length) {
-		PLAIN.lastIndex = i;
-		const plain = PLAIN.exec(text);
-		if (plain) {
-			out.push(plain[0]);
-			i = PLAIN.lastIndex;
+		const plain = plainEnd(text, i);
+		if (plain > i) {
+			out.push(text.slice(i, plain));
+			i = plain;
 			continue;
 		}
 		const c = text[i] ?? "";
@@ -147,10 +183,9 @@ export function neutraliseInline(text: string, note: Note): string {
 			out.push("\\(");
 			i += 1;
 		} else {
-			BARE_URL.lastIndex = i;
-			const bare = /[A-Za-z/]/.test(c) ? BARE_URL.exec(text) : null;
-			if (bare) {
-				const url = bare[0].replace(TRAILING_PUNCTUATION, "");
+			const bare = /[A-Za-z/]/.test(c) ? bareUrlAt(text, i) : null;
+			if (bare !== null) {
+				const url = bare.replace(TRAILING_PUNCTUATION, "");
 				note("link", hostOf(/^www\./i.test(url) ? `//${url}` : url));
 				out.push(spaced(out, asCode(url), text[i + url.length]));
 				i += url.length;

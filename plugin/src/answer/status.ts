@@ -60,7 +60,16 @@ function downText(state: ConnectionState): string {
 	const error = state.error;
 	if (error?.status === 401) return "wrong token";
 	if (error?.kind === "incompatible") return error.code === "update_plugin" ? "update the plugin" : "update askvault";
+	if (error?.code === "certificate_mismatch" || error?.code === "no_fingerprint") return "not the paired sidecar";
 	return "disconnected";
+}
+
+/**
+ * The chat pane's sentence while there is no connection (the sidecar's own words for why: for a remote sidecar,
+ * where and when it was last reached); null while connected or before the first attempt has failed.
+ */
+export function paneNotice(state: ConnectionState): string | null {
+	return state.connected || state.error === null ? null : state.error.message;
 }
 
 /** "Secrets redacted from the index: 3 (password 2, aws-access-key 1)." — counts by kind, largest first; "" when not reported. */

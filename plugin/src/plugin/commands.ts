@@ -1,7 +1,8 @@
-/** The commands (stable ids, no default hotkeys): open chat, ask, ask about note or selection, search, related notes, reindex. */
+/** The commands (stable ids, no default hotkeys): open chat, ask, ask about note or selection, search, related notes, reindex, connect to a remote sidecar. */
 
 import { Notice, type Plugin, type TFile } from "obsidian";
 import { aboutNote, aboutSelection, type NoteRef } from "../answer/question";
+import type { PairingFields } from "../sidecar/pairing";
 import type { AskInput, AskVaultHost } from "./host";
 
 /** The modals commands open, passed in (src/ui/modals.ts) so this module stays free of views. */
@@ -10,6 +11,8 @@ export interface CommandModals {
 	askQuestion(context: string | null, onQuestion: (question: string) => void): void;
 	/** Hybrid search as you type; choosing a result opens it. */
 	searchVault(): void;
+	/** Pairs with a remote sidecar (the fields of a pairing link when one was opened). */
+	connectRemote(prefill: PairingFields | null): void;
 }
 
 export interface CommandHost extends AskVaultHost {
@@ -97,5 +100,11 @@ export function registerCommands(plugin: Plugin, host: CommandHost, modals: Comm
 				new Notice(`Reindex failed: ${e instanceof Error ? e.message : String(e)}`);
 			}
 		},
+	});
+
+	plugin.addCommand({
+		id: "connect-remote",
+		name: "Connect to a remote sidecar",
+		callback: () => modals.connectRemote(null),
 	});
 }

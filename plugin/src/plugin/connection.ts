@@ -1,4 +1,4 @@
-/** The plugin's link to its sidecar: endpoint resolution (settings, token, discovery), the client, the event feed, and the child process it may own. */
+/** The plugin's link to its sidecar: endpoint resolution (a paired remote one, else settings, token, discovery), the client, the event feed, and the child process it may own. */
 
 import { type App, FileSystemAdapter, Notice, Platform } from "obsidian";
 import { discover } from "../desktop/discovery";
@@ -7,6 +7,10 @@ import { type AskVaultSettings, serveArgs } from "../settings";
 import { type FetchLike, SidecarClient } from "../sidecar/client";
 import { type Discovered, resolveEndpoint, type ResolvedEndpoint } from "../sidecar/endpoint";
 import { type ConnectionState, EventsWatcher } from "../sidecar/events";
+import type { PairingLink } from "../sidecar/pairing";
+import { pairDevice, remoteBaseUrl, type RemoteTarget, type RemoteTransport, type StoredRemote } from "../sidecar/remote";
+import type { RemoteStore } from "./remoteStore";
+import { remoteTransport } from "./remoteTransport";
 import type { TokenStore } from "./tokenStore";
 
 /** Discovery files are re-read at most this often (every request resolves the endpoint). */
@@ -35,15 +39,23 @@ export class SidecarConnection {
 	private pollTimer: number | null = null;
 	/** Bumped by every reconnect, so a status read from the endpoint before it is not folded in after. */
 	private generation = 0;
+	private transport: RemoteTransport | null = null;
 	lastEndpoint: ResolvedEndpoint | null = null;
 
 	constructor(
 		private readonly app: App,
 		private readonly settings: () => AskVaultSettings,
 		readonly tokens: TokenStore,
-		fetchFn: FetchLike,
+		readonly remote: RemoteStore,
+		private readonly webFetch: FetchLike,
 	) {
-		this.client = new SidecarClient(() => this.endpoint(), fetchFn);
+		this.client = new SidecarClient(
+			() => this.endpoint(),
+			(url, init) => {
+				const paired = this.remote.current;
+				return paired === null ? this.webFetch(url, init) : this.remoteTransport(paired).fetch(url, init);
+			},
+		);
 		this.watcher = new EventsWatcher(
 			{ events: (signal) => this.client.events(signal) },
 			(state) => {
@@ -75,7 +87,7 @@ export class SidecarConnection {
 
 	async start(): Promise<void> {
 		this.stopped = false;
-		if (this.settings().autoStart) await this.ensureSidecar();
+		if (this.settings().autoStart && this.remote.current === null) await this.ensureSidecar();
 		this.watcher.start();
 	}
 
@@ -102,8 +114,38 @@ export class SidecarConnection {
 			previous.stop();
 			await previous.exited;
 		}
-		if (this.settings().autoStart) await this.ensureSidecar();
+		if (this.settings().autoStart && this.remote.current === null) await this.ensureSidecar();
 		this.reconnect();
+	}
+
+	/**
+	 * Pairs this device with a remote sidecar and switches to it. The code travels only to the sidecar holding the
+	 * link's certificate (see remoteTransport); a sidecar this plugin started on this computer is stopped.
+	 */
+	async pairRemote(link: PairingLink, device: string, signal?: AbortSignal): Promise<StoredRemote> {
+		const transport = remoteTransport(link, this.webFetch, { lastReached: () => null, reached: () => undefined });
+		const answer = await pairDevice(transport.fetch, link, device, signal);
+		const record: StoredRemote = { address: link.address, fingerprint: link.fingerprint, device: answer.device, lastReached: Date.now() };
+		this.remote.set(record, answer.token);
+		await this.restartSidecar();
+		return record;
+	}
+
+	/** Forgets the remote sidecar on this device and goes back to the sidecar URL (starting the local one if set to). */
+	async disconnectRemote(): Promise<void> {
+		this.remote.clear();
+		await this.restartSidecar();
+	}
+
+	/** One transport per paired sidecar, so its fingerprint check (on a phone) is made once per connection, not per request. */
+	private remoteTransport(target: RemoteTarget): RemoteTransport {
+		const known = this.transport;
+		if (known?.target.address === target.address && known.target.fingerprint === target.fingerprint) return known;
+		this.transport = remoteTransport(target, this.webFetch, {
+			lastReached: () => this.remote.saved?.lastReached ?? null,
+			reached: () => this.remote.touch(),
+		});
+		return this.transport;
 	}
 
 	/** One status read after STATUS_POLL_MS; the state change it brings schedules the next while indexing goes on. */
@@ -139,6 +181,12 @@ export class SidecarConnection {
 	}
 
 	async endpoint(): Promise<ResolvedEndpoint> {
+		// A paired remote sidecar replaces discovery and the settings: this computer's sidecar is not asked at all.
+		const paired = this.remote.current;
+		if (paired !== null) {
+			this.lastEndpoint = { baseUrl: remoteBaseUrl(paired.address), token: paired.token, via: "remote" };
+			return this.lastEndpoint;
+		}
 		const discovered = await this.discovery();
 		const resolved = resolveEndpoint(this.settings().sidecarUrl, this.tokens.get(), discovered);
 		this.lastEndpoint = resolved;
@@ -160,7 +208,7 @@ export class SidecarConnection {
 	/** Starts `askvault serve` unless a sidecar for this vault (or anything at the URL) already answers. */
 	private async ensureSidecar(): Promise<void> {
 		const vault = this.vaultPath();
-		if (vault === null || this.child !== null) return;
+		if (vault === null || this.child !== null || this.remote.current !== null) return;
 		const found = await this.discovery(true);
 		if (found?.url) return;
 		if (await this.client.health()) return;

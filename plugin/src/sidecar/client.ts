@@ -1,6 +1,7 @@
 /** The sidecar HTTP client: one method per route of docs/api.md, with an injectable fetch so tests can drive it. */
 
 import { NdjsonError, readNdjson } from "./ndjson";
+import { pairBody, type PairBody, type PairRequest } from "./pairing";
 import { isPlainObject, parse, type Schema, SchemaError } from "./schema";
 import {
 	type AskEvent,
@@ -127,6 +128,11 @@ export class SidecarClient {
 			if (e instanceof SidecarError && e.kind === "http" && e.status === 409) return "conflict";
 			throw e;
 		}
+	}
+
+	/** Pairs a device with a remote sidecar's one-time code (no token): its device token, stored name and fingerprint. */
+	async pair(req: PairRequest, signal?: AbortSignal): Promise<PairBody> {
+		return this.json(pairBody, await this.request("POST", "/api/pair", req, signal, false));
 	}
 
 	/** Streams the events of one answer; aborting `signal` closes the connection, which cancels the generation. */

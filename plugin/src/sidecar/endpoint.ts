@@ -10,8 +10,8 @@ export interface Discovered {
 }
 
 export interface ResolvedEndpoint extends Endpoint {
-	/** Where the URL came from, shown in the settings tab. */
-	via: "discovery" | "settings";
+	/** Where the URL came from, shown in the settings tab: this vault's own sidecar, the settings, or a paired remote one. */
+	via: "discovery" | "settings" | "remote";
 }
 
 /**

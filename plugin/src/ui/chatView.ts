@@ -7,8 +7,9 @@ import { isAbort, SidecarError } from "../sidecar/client";
 import type { AskRequest, Source } from "../sidecar/wire";
 import { CHAT_ICON, VIEW_TYPE_CHAT } from "../constants";
 import { outsideFile } from "../answer/sourceFolders";
-import { type AskInput, type AskVaultHost, folderSources } from "../plugin/host";
+import { type AskInput, type AskVaultHost, folderSources, localCopyOnly } from "../plugin/host";
 import { markedSource, SOURCE_SELECTOR } from "./citationDom";
+import { followConnection } from "./connectionNotice";
 import { EXPLAIN_ATTR } from "./explainPanel";
 import { type CardContent, HoverCard } from "./hoverCard";
 import { openLocated } from "./openNote";
@@ -63,6 +64,7 @@ export class ChatView extends ItemView implements HoverParent {
 		root.addClass("ask-vault-view");
 		this.addAction("square-pen", "New conversation", () => this.newConversation());
 
+		this.register(followConnection(root.createDiv(), this.host));
 		this.messagesEl = root.createDiv({ cls: "ask-vault-messages" });
 		this.emptyEl = this.messagesEl.createDiv({
 			cls: "ask-vault-empty",
@@ -268,7 +270,7 @@ export class ChatView extends ItemView implements HoverParent {
 	}
 
 	private openSource(source: Source, evt: MouseEvent | KeyboardEvent): void {
-		openLocated(this.app, source, evt, folderSources(this.host));
+		openLocated(this.app, source, evt, folderSources(this.host), localCopyOnly(this.host));
 	}
 
 	private onMouseOver(evt: MouseEvent): void {

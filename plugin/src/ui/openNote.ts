@@ -1,16 +1,32 @@
 /** Opens a note where a chunk lives: at its heading when the note still has it, else at the chunk's first line; a
- * file in a folder beside the vault with the system's default app (desktop), or says where it is (mobile). */
+ * file in a folder beside the vault with the system's default app (desktop), or says where it is (mobile); a note
+ * missing from this device's copy of the vault is said to be missing. */
 
 import { type App, Keymap, Notice, Platform } from "obsidian";
 import { type Located, openTarget } from "../answer/citations";
 import { type FolderSource, outsideFile, outsideNotice } from "../answer/sourceFolders";
 import { openWithDefaultApp } from "../desktop/openFile";
 
-/** Ctrl/Cmd-click (or Ctrl/Cmd-Enter) opens it in a new tab, as everywhere in Obsidian. */
-export function openLocated(app: App, loc: Located, evt: MouseEvent | KeyboardEvent, sources: readonly FolderSource[] = []): void {
+/** What a click on a note this device's copy of the vault lacks says (the sidecar indexed another copy). */
+export function notInThisCopy(path: string): string {
+	return `"${path}" is not in this device's copy of the vault: the sidecar read it on its own computer, and it has not synced here (or was moved since).`;
+}
+
+/**
+ * Ctrl/Cmd-click (or Ctrl/Cmd-Enter) opens it in a new tab, as everywhere in Obsidian. With `localCopy` (a remote
+ * sidecar, or a phone) the note must exist here: Obsidian would otherwise create an empty note at a missing path.
+ */
+export function openLocated(
+	app: App,
+	loc: Located,
+	evt: MouseEvent | KeyboardEvent,
+	sources: readonly FolderSource[] = [],
+	localCopy = false,
+): void {
 	const outside = outsideFile(loc.path, sources);
 	if (outside !== null) {
-		if (!Platform.isDesktopApp) {
+		// The file is on the sidecar's computer: this one can open it only when that is this computer.
+		if (!Platform.isDesktopApp || localCopy) {
 			new Notice(outsideNotice(outside));
 			return;
 		}
@@ -20,6 +36,10 @@ export function openLocated(app: App, loc: Located, evt: MouseEvent | KeyboardEv
 			},
 			() => new Notice(outsideNotice(outside)),
 		);
+		return;
+	}
+	if (localCopy && app.vault.getAbstractFileByPath(loc.path) === null) {
+		new Notice(notInThisCopy(loc.path));
 		return;
 	}
 	const file = app.metadataCache.getFirstLinkpathDest(loc.path, "");

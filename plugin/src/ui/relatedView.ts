@@ -15,7 +15,7 @@ import {
 import type { RelatedResult } from "../sidecar/wire";
 import { RELATED_ICON, VIEW_TYPE_RELATED } from "../constants";
 import { outsideFile } from "../answer/sourceFolders";
-import { type AskVaultHost, folderSources } from "../plugin/host";
+import { type AskVaultHost, folderSources, localCopyOnly } from "../plugin/host";
 import { renderNoiseBadge } from "./noiseBadge";
 import { openLocated } from "./openNote";
 
@@ -153,6 +153,6 @@ export class RelatedView extends ItemView implements HoverParent {
 		const hit = this.entryAt(evt);
 		if (!hit) return;
 		evt.preventDefault();
-		openLocated(this.app, passageOf(hit.result), evt, folderSources(this.host));
+		openLocated(this.app, passageOf(hit.result), evt, folderSources(this.host), localCopyOnly(this.host));
 	}
 }

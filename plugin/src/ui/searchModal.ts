@@ -24,6 +24,7 @@ export class SearchModal extends SuggestModal<SearchResult> {
 		private readonly searchK: number,
 		/** The folders beside the vault the sidecar reported (their files open outside Obsidian). */
 		private readonly sources: () => readonly FolderSource[] = () => [],
+		private readonly localCopy: () => boolean = () => false,
 	) {
 		super(app);
 		this.setPlaceholder("Search your notes…");
@@ -73,7 +74,7 @@ export class SearchModal extends SuggestModal<SearchResult> {
 	}
 
 	onChooseSuggestion(result: SearchResult, evt: MouseEvent | KeyboardEvent): void {
-		openLocated(this.app, result, evt, this.sources());
+		openLocated(this.app, result, evt, this.sources(), this.localCopy());
 	}
 
 	onClose(): void {

@@ -1,4 +1,4 @@
-/** The settings tab: where the sidecar is, its token, which embedder it uses, how many sources to use, and how to start the sidecar. */
+/** The settings tab: where the sidecar is, its token, which embedder it uses, how many sources to use, a remote sidecar, and how to start the sidecar. */
 
 import { type App, Notice, Platform, type Plugin, PluginSettingTab, type Setting, type SettingDefinitionItem } from "obsidian";
 import { describeCheck, describeEmbedderSetting } from "../answer/embedder";
@@ -9,6 +9,7 @@ import { Debounced } from "../plugin/debounce";
 import type { AskVaultHost } from "../plugin/host";
 import { DEFAULT_SETTINGS, describeSourceCount, normaliseUrl, parseTopK, TOP_K_MAX, TOP_K_MIN } from "../settings";
 import type { Timers } from "../sidecar/events";
+import { remoteGroup } from "./remoteSettings";
 import { renderItems, type Row, type TabItem } from "./settingDefinitions";
 
 export interface SettingsHost extends AskVaultHost {
@@ -83,6 +84,7 @@ export class AskVaultSettingTab extends PluginSettingTab {
 				desc: describeSourceCount(this.host.settings.topK),
 				render: (setting) => this.renderTopK(setting),
 			},
+			remoteGroup(this.app, connection),
 			{ type: "group", heading: "Sidecar process", visible: () => Platform.isDesktopApp, items: this.processRows() },
 		];
 	}

@@ -33,10 +33,12 @@ DEVICE_UNAUTHORIZED = (
 
 def remote_hosts(remote: RemoteConfig) -> frozenset[str]:
     """The Host headers the remote listener answers: its address as a literal, and each name, with its port."""
-    hosts = {f"{name}:{remote.port}" for name in remote.names}
+    names = list(remote.names)
     if not remote.unspecified:
-        literal = f"[{remote.host}]" if ":" in remote.host else remote.host
-        hosts.add(f"{literal}:{remote.port}")
+        names.append(f"[{remote.host}]" if ":" in remote.host else remote.host)
+    hosts = {f"{name}:{remote.port}" for name in names}
+    if remote.port == 443:
+        hosts.update(names)  # clients leave out the default port
     return frozenset(hosts)
 
 
@@ -62,7 +64,8 @@ def remote_host_allowed(host: str | None, remote: RemoteConfig, hosts: frozenset
 
 
 def remote_middlewares(remote: RemoteConfig, origins: Iterable[str], max_body_bytes: int) -> list[Middleware]:
-    """The remote guards, outermost first: failure block, Host, Origin, device token, JSON-only bodies."""
+    """The remote guards, outermost first: Host, Origin, failure block, device token, JSON-only bodies. The block
+    comes after the Origin check so its 429 carries CORS headers: a phone's WebView can then read why."""
     hosts = remote_hosts(remote)
 
     @web.middleware
@@ -90,7 +93,7 @@ def remote_middlewares(remote: RemoteConfig, origins: Iterable[str], max_body_by
         return await handler(request)
 
     allowed = frozenset({OBSIDIAN_ORIGIN, *MOBILE_ORIGINS, *origins})
-    return [failure_block, host_guard, origin_guard(allowed), device_guard, json_only(max_body_bytes)]
+    return [host_guard, origin_guard(allowed), failure_block, device_guard, json_only(max_body_bytes)]
 
 
 def create_remote_app(
