@@ -214,6 +214,34 @@ describe("Ask Vault on a phone against a remote-mode sidecar over TLS", () => {
 		assert.ok(used[0].last_used !== null, "the sidecar recorded the device's use");
 	});
 
+	it("the inspector, search and related notes work against the remote sidecar", async () => {
+		const page = mobile.page;
+		const turn = await lastTurn(page);
+		await page.click(".ask-vault-inspector > summary");
+		const rows = await page.locator(".ask-vault-ranking tbody tr:not(.ask-vault-cut)").count();
+		assert.equal(rows, turn.retrieval.sources.length);
+
+		await harness(page, () => window.askVaultHarness.command("search"));
+		await page.fill(".prompt-input", "postgres port");
+		await page.waitForSelector(".suggestion-item");
+		const trails = await page.locator(".suggestion-item .ask-vault-search-trail").allTextContents();
+		assert.ok(trails.some((t) => t.startsWith("Homelab/Postgres.md")), trails.join(" | "));
+		await page.keyboard.press("Escape");
+		await harness(page, () => document.querySelectorAll(".modal-container").forEach((m) => m.remove()));
+
+		await harness(page, () => window.askVaultHarness.command("open-related"));
+		await page.waitForSelector(".ask-vault-related-view");
+		await harness(page, () => window.askVaultHarness.openNote("Homelab/Kodi.md"));
+		await page.waitForSelector(".ask-vault-related-item, .ask-vault-related-message.is-error");
+		assert.equal(await page.locator(".ask-vault-related-message.is-error").count(), 0);
+		const remoteCalls = await harness(page, () =>
+			window.askVaultHarness.requests.map((r) => new URL(r.url, location.href)).filter((u) => /\/api\/(search|related)$/.test(u.pathname)).map((u) => u.origin),
+		);
+		assert.ok(remoteCalls.length >= 2, "search and related asked the sidecar");
+		assert.deepEqual([...new Set(remoteCalls)], [`https://${mobile.address}`]);
+		await harness(page, () => window.askVaultHarness.command("open-chat"));
+	});
+
 	it("a note missing from this device's copy is said to be missing, not created", async () => {
 		const page = mobile.page;
 		const turn = await lastTurn(page);

@@ -90,9 +90,14 @@ def trusting(cert: RemoteCertificate) -> ssl.SSLContext:
 
 @contextlib.asynccontextmanager
 async def start_remote(
-    folder: Path, *, names: tuple[str, ...] = (), limiter: FailureLimiter | None = None
+    folder: Path,
+    *,
+    names: tuple[str, ...] = (),
+    limiter: FailureLimiter | None = None,
+    host: str = REMOTE_HOST,
+    port: int | None = None,
 ) -> AsyncIterator[RemoteSidecar]:
-    remote = RemoteConfig(host=REMOTE_HOST, port=free_port(REMOTE_HOST), names=names)
+    remote = RemoteConfig(host=host, port=port or free_port(REMOTE_HOST), names=names)
     server = ServerConfig(port=0, remote=remote)
     searcher, answerer = FakeSearcher(), FakeAnswerer()
     services = ApiServices(
@@ -103,7 +108,7 @@ async def start_remote(
         search_relevance=SearchRelevance(calibration_for("all-minilm"), 8),
     )
     app = create_app(services, server, TOKEN, 0)
-    cert = load_or_create_certificate(folder / "remote", [REMOTE_HOST, *names])
+    cert = load_or_create_certificate(folder / "remote", [host, *names])
     clock = Clock()
     access = RemoteAccess(
         fingerprint=cert.fingerprint,
@@ -114,7 +119,7 @@ async def start_remote(
     site = RemoteSite(
         app=create_remote_app(services, server, access, app[GATE]),
         ssl_context=server_ssl_context(cert),
-        host=REMOTE_HOST,
+        host=host,
         port=remote.port,
     )
     connector = aiohttp.TCPConnector(ssl=trusting(cert))

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from askvault.api.remote.failures import FailureLimiter
+from askvault.errors import ConfigError
 from tests.api.conftest import assert_error
 from tests.api.remote_sidecar import REMOTE_HOST, start_remote
 
@@ -152,3 +154,22 @@ async def test_plain_http_to_the_remote_port_gets_no_http_answer(tmp_path: Path)
         writer.close()
     assert not data.startswith(b"HTTP/")
     assert b'"ok"' not in data
+
+
+async def test_a_taken_remote_port_is_said_in_one_sentence(tmp_path: Path) -> None:
+    with socket.socket() as holder:
+        holder.bind((REMOTE_HOST, 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        with pytest.raises(ConfigError) as info:
+            async with start_remote(tmp_path, port=port):
+                pass
+    assert "another program is using that port" in info.value.message
+    assert "0 picks" not in info.value.message  # devices remember the port: it is never a free one
+
+
+async def test_an_address_this_machine_lacks_is_said_in_one_sentence(tmp_path: Path) -> None:
+    # 192.0.2.0/24 is TEST-NET-1: documentation only, on no machine's interface.
+    with pytest.raises(ConfigError, match="this machine has no such address"):
+        async with start_remote(tmp_path, host="192.0.2.7", port=8765):
+            pass

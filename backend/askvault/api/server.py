@@ -143,7 +143,12 @@ async def _start_remote(runner: web.AppRunner, remote: RemoteSite) -> None:
 def _why_remote(exc: OSError) -> str:
     if exc.errno == errno.EADDRNOTAVAIL:
         return "this machine has no such address; use one `ip addr` (or `tailscale ip`) lists"
-    return _why(exc).replace("--port", "port in --remote")
+    if exc.errno in _IN_USE:
+        # No "0 picks a free one" here: paired devices remember the port, so it is always a fixed one.
+        return "another program is using that port; stop it, or choose another port in --remote"
+    if exc.errno in _DENIED:
+        return "the system reserves that port (ports below 1024 need privileges); choose another port in --remote"
+    return _why(exc)
 
 
 def _why(exc: OSError) -> str:
