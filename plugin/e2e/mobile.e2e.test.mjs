@@ -12,74 +12,23 @@ import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
 import { CHROMIUM, freePort, run, waitFor } from "./lib.mjs";
 import { ask, harness, lastTurn, shot, statusText, waitTurn } from "./page.mjs";
-import { ANSWER, ASKVAULT, env, PYTHON, startSidecar, useE2E } from "./setup.mjs";
+import {
+	ANDROID_ORIGIN,
+	DEVICE,
+	devicesJson,
+	otherCertificate,
+	pairJson,
+	REMOTE_HOST,
+	routeAndroidOrigin,
+	spkiHash,
+	storedRemote,
+	vaultNotes,
+} from "./remote-lib.mjs";
+import { ANSWER, ASKVAULT, env, startSidecar, useE2E } from "./setup.mjs";
 
 useE2E({ browser: false });
 
-const REMOTE_HOST = "127.0.0.2";
-const ANDROID_ORIGIN = "http://localhost";
-const DEVICE = "Obsidian on Android phone";
 const mobile = {};
-
-/** base64 SHA-256 of a certificate's public key, the form Chromium's --ignore-certificate-errors-spki-list takes. */
-async function spkiHash(certFile) {
-	const code =
-		"import base64,hashlib,sys\n" +
-		"from cryptography import x509\n" +
-		"from cryptography.hazmat.primitives import serialization as s\n" +
-		"c = x509.load_pem_x509_certificate(open(sys.argv[1], 'rb').read())\n" +
-		"spki = c.public_key().public_bytes(s.Encoding.DER, s.PublicFormat.SubjectPublicKeyInfo)\n" +
-		"print(base64.b64encode(hashlib.sha256(spki).digest()).decode())";
-	return (await run(PYTHON, ["-c", code, certFile])).trim();
-}
-
-/** A second self-signed certificate for 127.0.0.2 (another sidecar, or an impostor), made by the sidecar's own code. */
-async function otherCertificate(folder) {
-	const code =
-		"import sys\nfrom pathlib import Path\n" +
-		"from askvault.api.remote.certificate import load_or_create_certificate\n" +
-		"c = load_or_create_certificate(Path(sys.argv[1]), ['127.0.0.2'])\nprint(c.cert_path); print(c.key_path)";
-	const [cert, key] = (await run(PYTHON, ["-c", code, folder])).trim().split("\n");
-	return { cert: await readFile(cert), key: await readFile(key), certFile: cert };
-}
-
-async function pairJson() {
-	const out = await run(ASKVAULT, ["pair", "--vault", env.vault, "--data-dir", env.dataDir, "--json"]);
-	return JSON.parse(out.trim().split("\n").pop());
-}
-
-async function devicesJson() {
-	const out = await run(ASKVAULT, ["devices", "--vault", env.vault, "--data-dir", env.dataDir, "--json"]);
-	return JSON.parse(out.trim().split("\n").pop());
-}
-
-async function vaultNotes() {
-	const entries = await readdir(env.vault, { recursive: true, withFileTypes: true });
-	const files = entries.filter((e) => e.isFile() && e.name.endsWith(".md"));
-	return Promise.all(
-		files.map(async (e) => {
-			const full = path.join(e.parentPath, e.name);
-			return { path: path.relative(env.vault, full).split(path.sep).join("/"), text: await readFile(full, "utf8") };
-		}),
-	);
-}
-
-/** Serves the e2e page at Obsidian Android's origin (http://localhost) from the run's static server. */
-async function routeAndroidOrigin(context) {
-	await context.route(`${ANDROID_ORIGIN}/**`, async (route) => {
-		const url = new URL(route.request().url());
-		const res = await fetch(`${env.static.origin}${url.pathname}`);
-		await route.fulfill({
-			status: res.status,
-			headers: { "content-type": res.headers.get("content-type") ?? "application/octet-stream" },
-			body: Buffer.from(await res.arrayBuffer()),
-		});
-	});
-}
-
-async function storedRemote(page) {
-	return harness(page, () => window.askVaultHarness.app.loadLocalStorage("ask-vault-remote"));
-}
 
 describe("Ask Vault on a phone against a remote-mode sidecar over TLS", () => {
 	before(async () => {
