@@ -3,26 +3,15 @@
 // for the turn's searched query. Related notes: the sidebar follows the active note, lists related notes with their
 // scores, previews one on hover (an imitation of Page preview) and opens it on click, then follows the opened note.
 import assert from "node:assert/strict";
-import { copyFile, readdir, readFile } from "node:fs/promises";
+import { copyFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { REPO_DIR, SCREENSHOTS, waitFor } from "./lib.mjs";
+import { REPO_DIR, SCREENSHOTS, vaultNotes, waitFor } from "./lib.mjs";
 import { ask, harness, lastTurn, waitTurn } from "./page.mjs";
 import { env, useE2E } from "./setup.mjs";
 
 useE2E();
 
-/** Every note of the run's vault copy, as the shim's Vault should list them. */
-async function vaultNotes() {
-	const entries = await readdir(env.vault, { recursive: true, withFileTypes: true });
-	const files = entries.filter((e) => e.isFile() && e.name.endsWith(".md"));
-	return Promise.all(
-		files.map(async (e) => {
-			const full = path.join(e.parentPath, e.name);
-			return { path: path.relative(env.vault, full).split(path.sep).join("/"), text: await readFile(full, "utf8") };
-		}),
-	);
-}
 
 /** The same request straight to the sidecar (what the page must have shown). */
 async function sidecarPost(route, body) {
@@ -63,7 +52,7 @@ const factValues = (page, list) =>
 describe("Why not…? on an answered turn", () => {
 	it("explains a picked note for the turn's searched query, as the sidecar reports it", async () => {
 		const page = env.page;
-		const notes = await vaultNotes();
+		const notes = await vaultNotes(env.vault);
 		await harness(page, (files) => window.askVaultHarness.addNotes(files), notes);
 		await harness(page, () => window.askVaultHarness.command("open-chat"));
 		await page.waitForSelector(".ask-vault-view .ask-vault-input");

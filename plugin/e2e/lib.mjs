@@ -1,7 +1,7 @@
 // Helpers for the e2e run: repository paths, child processes (fake Ollama, the real sidecar), the static server.
 import { spawn, execFile } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -158,4 +158,16 @@ export async function startStaticServer() {
 
 export async function removeDir(dir) {
 	if (dir) await rm(dir, { recursive: true, force: true });
+}
+
+/** Every note of a vault copy, as the shim's Vault should list them. */
+export async function vaultNotes(vault) {
+	const entries = await readdir(vault, { recursive: true, withFileTypes: true });
+	const files = entries.filter((e) => e.isFile() && e.name.endsWith(".md"));
+	return Promise.all(
+		files.map(async (e) => {
+			const full = path.join(e.parentPath, e.name);
+			return { path: path.relative(vault, full).split(path.sep).join("/"), text: await readFile(full, "utf8") };
+		}),
+	);
 }

@@ -10,7 +10,7 @@ import https from "node:https";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
-import { CHROMIUM, freePort, run, waitFor } from "./lib.mjs";
+import { CHROMIUM, freePort, run, vaultNotes, waitFor } from "./lib.mjs";
 import { ask, harness, lastTurn, shot, statusText, waitTurn } from "./page.mjs";
 import {
 	ANDROID_ORIGIN,
@@ -22,13 +22,25 @@ import {
 	routeAndroidOrigin,
 	spkiHash,
 	storedRemote,
-	vaultNotes,
 } from "./remote-lib.mjs";
-import { ANSWER, ASKVAULT, env, startSidecar, useE2E } from "./setup.mjs";
+import { ANSWER, ASKVAULT, CHROMIUM_ARGS, env, startSidecar, useE2E } from "./setup.mjs";
 
 useE2E({ browser: false });
 
 const mobile = {};
+
+/** Points the phone's pairing at another address (same fingerprint and token), as if the sidecar moved there. */
+async function pointAt(page, saved, token, address) {
+	await harness(
+		page,
+		(o) => {
+			const c = window.askVaultHarness.plugin.connection;
+			c.remote.set({ ...o.saved, address: o.address }, o.token);
+			c.reconnect();
+		},
+		{ saved, token, address },
+	);
+}
 
 describe("Ask Vault on a phone against a remote-mode sidecar over TLS", () => {
 	before(async () => {
@@ -51,14 +63,7 @@ describe("Ask Vault on a phone against a remote-mode sidecar over TLS", () => {
 			userAgent:
 				"Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36",
 			args: [
-				"--headless",
-				"--no-sandbox",
-				"--disable-gpu",
-				"--no-first-run",
-				"--disable-background-networking",
-				"--disable-component-update",
-				"--disable-sync",
-				"--disable-dev-shm-usage",
+				...CHROMIUM_ARGS,
 				// The phone trusts the sidecar's certificate (installed) and the impostor's too: what the plugin does
 				// with a certificate the platform accepts is what the fingerprint probe tests.
 				`--ignore-certificate-errors-spki-list=${trusted.join(",")}`,
@@ -78,7 +83,7 @@ describe("Ask Vault on a phone against a remote-mode sidecar over TLS", () => {
 			token: null,
 			platform: "mobile",
 		});
-		await harness(mobile.page, (files) => window.askVaultHarness.addNotes(files), await vaultNotes());
+		await harness(mobile.page, (files) => window.askVaultHarness.addNotes(files), await vaultNotes(env.vault));
 	});
 
 	after(async () => {
@@ -221,15 +226,7 @@ describe("Ask Vault on a phone against a remote-mode sidecar over TLS", () => {
 		try {
 			const saved = await storedRemote(page);
 			const token = await harness(page, () => window.askVaultHarness.plugin.connection.remote.current.token);
-			await harness(
-				page,
-				(o) => {
-					const c = window.askVaultHarness.plugin.connection;
-					c.remote.set({ ...o.saved, address: o.address }, o.token);
-					c.reconnect();
-				},
-				{ saved, token, address: `${REMOTE_HOST}:${impostorPort}` },
-			);
+			await pointAt(page, saved, token, `${REMOTE_HOST}:${impostorPort}`);
 			await ask(page, "Which port does Postgres listen on?");
 			const turn = await waitTurn(page, ["error", "done"], 30_000);
 			assert.equal(turn.status, "error");
@@ -237,15 +234,7 @@ describe("Ask Vault on a phone against a remote-mode sidecar over TLS", () => {
 			const asked = await harness(page, (a) => window.askVaultHarness.requests.filter((r) => r.url.includes(a) && !r.url.endsWith("/api/health")), `${REMOTE_HOST}:${impostorPort}`);
 			assert.deepEqual(asked, [], "nothing but the health check went to the impostor");
 			await shot(page, "mobile-mismatch");
-			await harness(
-				page,
-				(o) => {
-					const c = window.askVaultHarness.plugin.connection;
-					c.remote.set(o.saved, o.token);
-					c.reconnect();
-				},
-				{ saved, token },
-			);
+			await pointAt(page, saved, token, saved.address);
 		} finally {
 			impostor.close();
 		}
@@ -264,29 +253,13 @@ describe("Ask Vault on a phone against a remote-mode sidecar over TLS", () => {
 		try {
 			const saved = await storedRemote(page);
 			const token = await harness(page, () => window.askVaultHarness.plugin.connection.remote.current.token);
-			await harness(
-				page,
-				(o) => {
-					const c = window.askVaultHarness.plugin.connection;
-					c.remote.set({ ...o.saved, address: o.address }, o.token);
-					c.reconnect();
-				},
-				{ saved, token, address: `${REMOTE_HOST}:${port}` },
-			);
+			await pointAt(page, saved, token, `${REMOTE_HOST}:${port}`);
 			await ask(page, "Which port does Postgres listen on?");
 			const turn = await waitTurn(page, ["error", "done"], 30_000);
 			assert.equal(turn.status, "error");
 			assert.match(turn.error.message, /could not make a trusted encrypted connection/);
 			assert.equal(mobile.strangerSaw ?? 0, 0, "no HTTP request reached a server the phone does not trust");
-			await harness(
-				page,
-				(o) => {
-					const c = window.askVaultHarness.plugin.connection;
-					c.remote.set(o.saved, o.token);
-					c.reconnect();
-				},
-				{ saved, token },
-			);
+			await pointAt(page, saved, token, saved.address);
 		} finally {
 			server.close();
 		}

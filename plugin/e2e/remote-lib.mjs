@@ -1,7 +1,6 @@
 // Remote mode's e2e helpers: the phone's address, origin and device name, certificates and their public-key hashes
 // (as Chromium takes them), the CLI's pairing and device listing, and the Android origin routed to the page server.
-import { readdir, readFile } from "node:fs/promises";
-import path from "node:path";
+import { readFile } from "node:fs/promises";
 import { run } from "./lib.mjs";
 import { harness } from "./page.mjs";
 import { ASKVAULT, env, PYTHON } from "./setup.mjs";
@@ -42,16 +41,6 @@ export async function devicesJson() {
 	return JSON.parse(out.trim().split("\n").pop());
 }
 
-export async function vaultNotes() {
-	const entries = await readdir(env.vault, { recursive: true, withFileTypes: true });
-	const files = entries.filter((e) => e.isFile() && e.name.endsWith(".md"));
-	return Promise.all(
-		files.map(async (e) => {
-			const full = path.join(e.parentPath, e.name);
-			return { path: path.relative(env.vault, full).split(path.sep).join("/"), text: await readFile(full, "utf8") };
-		}),
-	);
-}
 
 /** Serves the e2e page at Obsidian Android's origin (http://localhost) from the run's static server. */
 export async function routeAndroidOrigin(context) {

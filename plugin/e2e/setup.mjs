@@ -109,21 +109,24 @@ async function startMainSidecar() {
 }
 
 /** Headless Chromium; with a sidecar, its first page loads the e2e harness and boots the plugin against it. */
+/** Headless Chromium's flags for every run: no sandbox (containers), no GPU, nothing fetched in the background. */
+export const CHROMIUM_ARGS = [
+	"--headless",
+	"--no-sandbox",
+	"--disable-gpu",
+	"--no-first-run",
+	"--disable-background-networking",
+	"--disable-component-update",
+	"--disable-sync",
+	"--disable-dev-shm-usage",
+];
+
 async function launchBrowser(boot) {
 	env.browser = await chromium.launchPersistentContext(path.join(env.tmp, "profile"), {
 		executablePath: CHROMIUM,
 		headless: true,
 		viewport: { width: 1280, height: 860 },
-		args: [
-			"--headless",
-			"--no-sandbox",
-			"--disable-gpu",
-			"--no-first-run",
-			"--disable-background-networking",
-			"--disable-component-update",
-			"--disable-sync",
-			"--disable-dev-shm-usage",
-		],
+		args: CHROMIUM_ARGS,
 	});
 	env.pageErrors = [];
 	env.page = env.browser.pages()[0] ?? (await env.browser.newPage());

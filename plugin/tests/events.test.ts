@@ -1,36 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { describeConnection } from "../src/answer/status";
 import { SidecarError } from "../src/sidecar/client";
-import { applyServerEvent, backoffDelay, type ConnectionState, EventsWatcher, initialConnection, type Timers } from "../src/sidecar/events";
+import { applyServerEvent, backoffDelay, type ConnectionState, EventsWatcher, initialConnection } from "../src/sidecar/events";
 import { parse } from "../src/sidecar/schema";
 import { type ServerEvent, statusBody, type StatusBody } from "../src/sidecar/wire";
 import { fixtureJson } from "./helpers";
+import { ManualTimers } from "./manualTimers";
 
 const status = (): StatusBody => parse(statusBody, fixtureJson("status.json"));
-
-/** Timers a test advances by hand. */
-class ManualTimers implements Timers {
-	private next = 1;
-	pending = new Map<number, { fn: () => void; ms: number }>();
-	setTimeout(fn: () => void, ms: number): number {
-		const id = this.next++;
-		this.pending.set(id, { fn, ms });
-		return id;
-	}
-	clearTimeout(id: number): void {
-		this.pending.delete(id);
-	}
-	/** Runs the shortest pending timer; returns its delay. */
-	fireShortest(): number {
-		const [id, t] = [...this.pending.entries()].sort((a, b) => a[1].ms - b[1].ms)[0]!;
-		this.pending.delete(id);
-		t.fn();
-		return t.ms;
-	}
-	delays(): number[] {
-		return [...this.pending.values()].map((t) => t.ms).sort((a, b) => a - b);
-	}
-}
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 

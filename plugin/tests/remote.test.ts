@@ -1,36 +1,16 @@
 /** Remote mode's transport over a fake fetch: the fingerprint check a phone makes, timeouts, last reached, each failure's sentence, pairing. */
 import { describe, expect, it } from "vitest";
 import { isAbort, SidecarClient, SidecarError } from "../src/sidecar/client";
-import type { Timers } from "../src/sidecar/events";
 import { PairingError } from "../src/sidecar/pairing";
 import { pairDevice, parseStoredRemote, RemoteTransport, type RemoteOptions, whenReached } from "../src/sidecar/remote";
 import { bodyOf, bytes, type Call, collect, fakeFetch, fixtureJson, jsonResponse, streamResponse } from "./helpers";
+import { ManualTimers } from "./manualTimers";
 
 const FP = Array.from({ length: 32 }, (_, i) => (i * 7 + 16).toString(16).toUpperCase().padStart(2, "0")).join(":");
 const OTHER = FP.replace(/^../, "00");
 const ADDRESS = "192.168.1.5:8765";
 const BASE = `https://${ADDRESS}`;
 
-/** Timers a test fires by hand. */
-class ManualTimers implements Timers {
-	private next = 1;
-	readonly pending = new Map<number, { fn: () => void; ms: number }>();
-	setTimeout(fn: () => void, ms: number): number {
-		const id = this.next++;
-		this.pending.set(id, { fn, ms });
-		return id;
-	}
-	clearTimeout(id: number): void {
-		this.pending.delete(id);
-	}
-	fire(ms: number): void {
-		for (const [id, t] of [...this.pending]) {
-			if (t.ms !== ms) continue;
-			this.pending.delete(id);
-			t.fn();
-		}
-	}
-}
 
 function setup(respond: (call: Call) => Response | Promise<Response>, options: Partial<RemoteOptions> = {}) {
 	const fake = fakeFetch(respond);

@@ -27,6 +27,7 @@ from askvault.config import RemoteConfig, ServerConfig
 from askvault.wire.search_scored import SearchRelevance
 from tests.api.conftest import TOKEN
 from tests.api.fakes import FakeAnswerer, FakeIndex, FakeRelated, FakeSearcher
+from tests.api.remote.clock import Clock
 
 REMOTE_HOST = "127.0.0.2"
 """Another loopback address stands in for the LAN one: a real second interface address, no network needed."""
@@ -36,16 +37,6 @@ def free_port(host: str) -> int:
     with socket.socket() as probe:
         probe.bind((host, 0))
         return int(probe.getsockname()[1])
-
-
-class Clock:
-    """A settable UTC clock for the pairing codes (expiry without waiting)."""
-
-    def __init__(self) -> None:
-        self.now = datetime.now(UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @dataclass
@@ -109,7 +100,7 @@ async def start_remote(
     )
     app = create_app(services, server, TOKEN, 0)
     cert = load_or_create_certificate(folder / "remote", [host, *names])
-    clock = Clock()
+    clock = Clock(datetime.now(UTC))
     access = RemoteAccess(
         fingerprint=cert.fingerprint,
         devices=DeviceStore(folder / "remote" / "devices.json"),

@@ -153,7 +153,7 @@ async def test_the_certificate_covers_the_names_devices_use(tmp_path: Path) -> N
 def test_pairing_codes_expire(tmp_path: Path) -> None:
     """Checked at the store (the route maps the same refusal); the clock moves instead of the test waiting."""
     from askvault.api.remote.pairing import PairingCodes, PairingRefused
-    from tests.api.remote_sidecar import Clock
+    from tests.api.remote.clock import Clock
 
     clock = Clock()
     codes = PairingCodes(tmp_path / "pairing.json", clock=clock)

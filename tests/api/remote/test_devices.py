@@ -6,26 +6,14 @@ import hashlib
 import json
 import logging
 import stat
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from askvault.api.remote.devices import DEVICES_FILE, Device, DeviceStore
 from askvault.errors import BadRequest, ConfigError
-
-T0 = datetime(2030, 1, 15, 12, 0, tzinfo=UTC)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
+from tests.api.remote.clock import T0, Clock
 
 
 @pytest.fixture
@@ -159,19 +147,19 @@ def test_revoke_then_pair_again_with_the_same_name(path: Path) -> None:
 def test_last_used_written_once_a_minute(path: Path, clock: Clock) -> None:
     store = DeviceStore(path, clock)
     _, token = store.add("Phone")
-    clock.advance(5)
+    clock.advance(seconds=5)
     store.authenticate(token)
     assert _stored(path)[0]["last_used"] == "2030-01-15T12:00:05Z"  # the first use is written at once
-    clock.advance(30)
+    clock.advance(seconds=30)
     seen = store.authenticate(token)
     assert seen is not None
     assert seen.last_used == T0 + timedelta(seconds=35)
     assert _stored(path)[0]["last_used"] == "2030-01-15T12:00:05Z"
     assert [device.last_used for device in store.devices()] == [T0 + timedelta(seconds=35)]
-    clock.advance(30)
+    clock.advance(seconds=30)
     store.authenticate(token)
     assert _stored(path)[0]["last_used"] == "2030-01-15T12:01:05Z"
-    clock.advance(10)
+    clock.advance(seconds=10)
     store.authenticate(token)
     store.flush()
     assert _stored(path)[0]["last_used"] == "2030-01-15T12:01:15Z"
@@ -183,7 +171,7 @@ def test_flush_does_not_bring_back_a_revoked_device(path: Path, clock: Clock) ->
     _, phone = cli.add("Phone")
     _, tablet = cli.add("Tablet")
     server.authenticate(phone)
-    clock.advance(10)
+    clock.advance(seconds=10)
     server.authenticate(phone)
     server.authenticate(tablet)
     cli.revoke("Phone")
@@ -229,7 +217,7 @@ def test_flush_leaves_a_corrupt_file_alone(path: Path, clock: Clock) -> None:
     store = DeviceStore(path, clock)
     _, token = store.add("Phone")
     store.authenticate(token)
-    clock.advance(10)
+    clock.advance(seconds=10)
     store.authenticate(token)
     path.write_bytes(b"garbage")
     store.flush()

@@ -8,27 +8,16 @@ import logging
 import re
 import stat
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from askvault.api.remote.pairing import PAIRING_FILE, SENTENCES, PairingCodes, PairingRefused, Reason, normalise
 from askvault.errors import ConfigError, Forbidden
+from tests.api.remote.clock import T0, Clock
 
-T0 = datetime(2030, 1, 15, 12, 0, tzinfo=UTC)
 CODE = re.compile(r"[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, minutes: float) -> None:
-        self.now += timedelta(minutes=minutes)
 
 
 @pytest.fixture
@@ -89,7 +78,7 @@ def test_minutes_out_of_bounds(path: Path, minutes: int) -> None:
 def test_minutes_at_the_bounds(path: Path, clock: Clock, minutes: int) -> None:
     codes = PairingCodes(path, clock)
     issued = codes.issue(minutes)
-    clock.advance(minutes - 0.01)
+    clock.advance(minutes=minutes - 0.01)
     codes.redeem(issued.code)
 
 
@@ -155,11 +144,11 @@ def test_wrong_codes(path: Path) -> None:
 def test_expired_then_forgotten(path: Path, clock: Clock) -> None:
     codes = PairingCodes(path, clock)
     issued = codes.issue(10)
-    clock.advance(10)
+    clock.advance(minutes=10)
     assert _refused(codes, issued.code) == "expired"
-    clock.advance(59)
+    clock.advance(minutes=59)
     assert _refused(codes, issued.code) == "expired"
-    clock.advance(1)
+    clock.advance(minutes=1)
     assert _refused(codes, issued.code) == "wrong"  # an hour after expiry it is no longer remembered
 
 
@@ -167,9 +156,9 @@ def test_used_is_remembered_for_an_hour_after_expiry(path: Path, clock: Clock) -
     codes = PairingCodes(path, clock)
     issued = codes.issue(5)
     codes.redeem(issued.code)
-    clock.advance(64)
+    clock.advance(minutes=64)
     assert _refused(codes, issued.code) == "used"
-    clock.advance(1)
+    clock.advance(minutes=1)
     assert _refused(codes, issued.code) == "wrong"
     codes.issue(5)
     assert len(json.loads(path.read_text(encoding="utf-8"))["codes"]) == 1  # the old entry was pruned
@@ -195,7 +184,7 @@ def test_expired_and_used_codes_do_not_count_as_wrong(path: Path, clock: Clock) 
     codes = PairingCodes(path, clock)
     used, stale = codes.issue(10), codes.issue(1)
     codes.redeem(used.code)
-    clock.advance(2)
+    clock.advance(minutes=2)
     for _ in range(10):
         assert _refused(codes, used.code) == "used"
         assert _refused(codes, stale.code) == "expired"
