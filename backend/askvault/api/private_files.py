@@ -53,18 +53,39 @@ def write_private(path: Path, data: bytes, *, replace: bool = True) -> bool:
             tmp.unlink()
 
 
+class NotPrivate(Exception):
+    """The file is there but is not a regular file of ours that only we can read, within the size given."""
+
+
+def read_private_file(path: Path, max_bytes: int) -> tuple[bytes, os.stat_result] | None:
+    """The file's bytes and the `fstat` of exactly the file they were read from; None when there is no file.
+
+    NotPrivate when it cannot be read, is too big, is not a regular file (a symlink included), is someone else's,
+    or others may read it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise NotPrivate(str(exc)) from exc
+    try:
+        # fstat of the open file, not stat of the path: a writer may replace the path between the two.
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes:
+            raise NotPrivate("not a regular file within the size limit")
+        if POSIX and (info.st_uid != os.getuid() or stat.S_IMODE(info.st_mode) & 0o077):
+            raise NotPrivate("not ours, or readable by others")
+        return os.read(fd, max_bytes + 1)[:max_bytes], info
+    except OSError as exc:
+        raise NotPrivate(str(exc)) from exc
+    finally:
+        os.close(fd)
+
+
 def read_private(path: Path, max_bytes: int) -> bytes | None:
     """The file's bytes if it is a regular file of ours that nobody else can read; None otherwise."""
     try:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
-    except OSError:
+        found = read_private_file(path, max_bytes)
+    except NotPrivate:
         return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes:
-            return None
-        if POSIX and (info.st_uid != os.getuid() or stat.S_IMODE(info.st_mode) & 0o077):
-            return None
-        return os.read(fd, max_bytes + 1)[:max_bytes]
-    finally:
-        os.close(fd)
+    return None if found is None else found[0]

@@ -137,26 +137,19 @@ async def _start_remote(runner: web.AppRunner, remote: RemoteSite) -> None:
     try:
         await web.TCPSite(runner, remote.host, remote.port, ssl_context=remote.ssl_context).start()
     except OSError as exc:
-        raise ConfigError(f"--remote: cannot listen on {remote.host}:{remote.port}: {_why_remote(exc)}") from exc
+        why = _why(exc, "another port in --remote")
+        raise ConfigError(f"--remote: cannot listen on {remote.host}:{remote.port}: {why}") from exc
 
 
-def _why_remote(exc: OSError) -> str:
+def _why(exc: OSError, choose: str = "another --port (0 picks a free one)") -> str:
+    """Why a bind failed, and the fix, for the one-line error (asyncio's own text repeats the address). `choose`
+    says what to pick instead: remote mode's port is never 0, as paired devices remember it."""
     if exc.errno == errno.EADDRNOTAVAIL:
         return "this machine has no such address; use one `ip addr` (or `tailscale ip`) lists"
     if exc.errno in _IN_USE:
-        # No "0 picks a free one" here: paired devices remember the port, so it is always a fixed one.
-        return "another program is using that port; stop it, or choose another port in --remote"
+        return f"another program is using that port; stop it, or choose {choose}"
     if exc.errno in _DENIED:
-        return "the system reserves that port (ports below 1024 need privileges); choose another port in --remote"
-    return _why(exc)
-
-
-def _why(exc: OSError) -> str:
-    """Why a bind failed, and the fix, for the one-line error (asyncio's own text repeats the address)."""
-    if exc.errno in _IN_USE:
-        return "another program is using that port; stop it, or choose another --port (0 picks a free one)"
-    if exc.errno in _DENIED:
-        return "the system reserves that port; choose another --port (0 picks a free one)"
+        return f"the system reserves that port; choose {choose}"
     return (exc.strerror or str(exc)).removeprefix("error while attempting to bind on address ")
 
 

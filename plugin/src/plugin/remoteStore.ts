@@ -3,6 +3,7 @@
 import { type App, requireApiVersion } from "obsidian";
 import { REMOTE_STORAGE_KEY, REMOTE_TOKEN_SECRET_ID } from "../constants";
 import { parseStoredRemote, type StoredRemote } from "../sidecar/remote";
+import { TokenStore } from "./tokenStore";
 
 /** A paired remote sidecar with the device token it issued. */
 export interface RemoteConnection extends StoredRemote {
@@ -19,21 +20,23 @@ const WRITE_EVERY_MS = 30_000;
  */
 export class RemoteStore {
 	private record: StoredRemote | null | undefined = undefined;
-	private memoryToken: string | null = null;
+	private readonly tokens: TokenStore;
 	private writtenAt = 0;
 	private readonly listeners = new Set<() => void>();
 
-	constructor(private readonly app: App) {}
+	constructor(private readonly app: App) {
+		this.tokens = new TokenStore(app, REMOTE_TOKEN_SECRET_ID);
+	}
 
 	/** True when both parts survive a restart. */
 	get persistent(): boolean {
-		return requireApiVersion("1.8.7") && requireApiVersion("1.11.4");
+		return requireApiVersion("1.8.7") && this.tokens.persistent;
 	}
 
 	/** The paired sidecar with its token; null when there is none (or its token is gone). */
 	get current(): RemoteConnection | null {
 		const record = this.saved;
-		const token = this.token();
+		const token = this.tokens.get();
 		return record !== null && token !== null ? { ...record, token } : null;
 	}
 
@@ -49,7 +52,7 @@ export class RemoteStore {
 		this.record = { ...record };
 		this.writtenAt = Date.now();
 		this.write(this.record);
-		this.setToken(token.trim());
+		this.tokens.set(token);
 		this.changed();
 	}
 
@@ -57,7 +60,7 @@ export class RemoteStore {
 	clear(): void {
 		this.record = null;
 		this.write(null);
-		this.setToken("");
+		this.tokens.set("");
 		this.changed();
 	}
 
@@ -82,15 +85,5 @@ export class RemoteStore {
 
 	private write(record: StoredRemote | null): void {
 		if (requireApiVersion("1.8.7")) this.app.saveLocalStorage(REMOTE_STORAGE_KEY, record);
-	}
-
-	private token(): string | null {
-		const value = requireApiVersion("1.11.4") ? this.app.secretStorage.getSecret(REMOTE_TOKEN_SECRET_ID) : this.memoryToken;
-		return value && value.trim() !== "" ? value.trim() : null;
-	}
-
-	private setToken(token: string): void {
-		if (requireApiVersion("1.11.4")) this.app.secretStorage.setSecret(REMOTE_TOKEN_SECRET_ID, token);
-		else this.memoryToken = token === "" ? null : token;
 	}
 }

@@ -1,4 +1,4 @@
-/** Keeps the bearer token out of data.json: in Obsidian's SecretStorage (1.11.4+), otherwise only in memory. */
+/** Keeps a bearer token out of data.json: in Obsidian's SecretStorage (1.11.4+), otherwise only in memory. */
 
 import { type App, requireApiVersion } from "obsidian";
 import { TOKEN_SECRET_ID } from "../constants";
@@ -6,7 +6,11 @@ import { TOKEN_SECRET_ID } from "../constants";
 export class TokenStore {
 	private memory: string | null = null;
 
-	constructor(private readonly app: App) {}
+	/** `id`: the loopback sidecar's token by default; a paired remote sidecar's device token has an id of its own. */
+	constructor(
+		private readonly app: App,
+		private readonly id: string = TOKEN_SECRET_ID,
+	) {}
 
 	/** True when the token survives a restart (SecretStorage); false when it lives in memory only. */
 	get persistent(): boolean {
@@ -15,7 +19,7 @@ export class TokenStore {
 
 	get(): string | null {
 		if (requireApiVersion("1.11.4")) {
-			const value = this.app.secretStorage.getSecret(TOKEN_SECRET_ID);
+			const value = this.app.secretStorage.getSecret(this.id);
 			return value && value.trim() !== "" ? value : null;
 		}
 		return this.memory;
@@ -24,7 +28,7 @@ export class TokenStore {
 	set(token: string): void {
 		const clean = token.trim();
 		if (requireApiVersion("1.11.4")) {
-			this.app.secretStorage.setSecret(TOKEN_SECRET_ID, clean);
+			this.app.secretStorage.setSecret(this.id, clean);
 		} else {
 			this.memory = clean === "" ? null : clean;
 		}

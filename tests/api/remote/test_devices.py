@@ -222,3 +222,14 @@ def test_flush_leaves_a_corrupt_file_alone(path: Path, clock: Clock) -> None:
     path.write_bytes(b"garbage")
     store.flush()
     assert path.read_bytes() == b"garbage"
+
+
+def test_a_file_others_may_read_or_write_is_not_trusted(path: Path) -> None:
+    """Paired devices come only from a file of ours that only we can touch: one opened to others could have
+    been planted or edited (the same rule as the token file)."""
+    server = DeviceStore(path)
+    _, token = server.add("Phone")
+    path.chmod(0o644)
+    assert DeviceStore(path).authenticate(token) is None
+    path.chmod(0o600)
+    assert DeviceStore(path).authenticate(token) is not None

@@ -5,14 +5,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import stat
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from askvault.api.private_files import ensure_private_dir, write_private
+from askvault.api.private_files import NotPrivate, ensure_private_dir, read_private_file, write_private
 from askvault.errors import ConfigError
 
 Stamp = tuple[int, int, int]
@@ -21,11 +20,11 @@ filesystem's time granularity is seen."""
 
 MAX_BYTES = 1 << 20
 LOCK_TIMEOUT_S = 10.0
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 class Unreadable(Exception):
-    """The file exists but is not something we wrote: unreadable, too big, or not JSON."""
+    """The file exists but is not something we wrote: unreadable, too big, not ours or readable by others, or not
+    JSON."""
 
 
 def utc_now() -> datetime:
@@ -59,21 +58,12 @@ def stamp_of(path: Path) -> Stamp | None:
 def read_json(path: Path) -> tuple[object | None, Stamp | None]:
     """The parsed file and the stamp of exactly the bytes parsed; (None, None) when there is no file."""
     try:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
-    except FileNotFoundError:
+        found = read_private_file(path, MAX_BYTES)
+    except NotPrivate as exc:
+        raise Unreadable(str(exc)) from exc
+    if found is None:
         return None, None
-    except OSError as exc:
-        raise Unreadable(str(exc)) from exc
-    try:
-        # fstat of the open file, not stat of the path: a writer may replace the path between the two.
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
-            raise Unreadable("not a regular file of a sane size")
-        raw = os.read(fd, MAX_BYTES + 1)
-    except OSError as exc:
-        raise Unreadable(str(exc)) from exc
-    finally:
-        os.close(fd)
+    raw, info = found
     try:
         data: object = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
