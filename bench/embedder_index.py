@@ -1,7 +1,7 @@
 """A first index through the real engine, as `askvault index` runs it, with the built-in or the HTTP embedder.
 
-Also where the embedder bench gets its chunks: the `index_text` of every chunk the index holds, read back from the
-manifest in the order the indexer embeds them (path, then position).
+Also where the embedder bench gets its chunks: the `index_text` of every chunk the index holds a vector for, read
+back from the manifest in the order the indexer embeds them (path, then position).
 """
 
 from __future__ import annotations
@@ -63,11 +63,10 @@ async def _first_index(vault: Path, data_root: Path, embed_model: str, url: str)
         engine.dense.embedder = timed
         report = await engine.indexer.run()
         seconds = time.perf_counter() - started
-        texts = [chunk.index_text for chunk in engine.manifest.iter_chunks()]
-    if report.embedded != report.chunks or report.dense != "ready":
-        raise RuntimeError(
-            f"the first index embedded {report.embedded} of {report.chunks} chunks: {report.dense_problem}"
-        )
+        # Only chunks with an index text get a vector (a template-only passage has none).
+        texts = [chunk.index_text for chunk in engine.manifest.iter_chunks() if chunk.index_text]
+    if report.embedded != len(texts) or report.dense != "ready":
+        raise RuntimeError(f"the first index embedded {report.embedded} of {len(texts)} chunks: {report.dense_problem}")
     run = IndexRun(
         embed_model,
         report.notes,

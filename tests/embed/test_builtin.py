@@ -11,6 +11,7 @@ import pytest
 
 from askvault.embed.builtin import BuiltinEmbedder
 from askvault.embed.builtin_files import ALL_MINILM, BuiltinModel, ModelFile, model_folder, sha256_of
+from askvault.embed.builtin_session import MEM_PATTERN, lean_session_class
 from askvault.errors import BuiltinModelBroken
 
 
@@ -133,3 +134,24 @@ async def test_a_model_whose_vectors_differ_from_what_it_declares(tmp_path: Path
     embedder = BuiltinEmbedder(tmp_path / "models", model=wrong)
     with pytest.raises(BuiltinModelBroken, match=r"gives 384-dimensional vectors, not the 512 its model declares"):
         await embedder.dimension()
+
+
+async def test_the_session_keeps_no_memory_plan_per_text_length(embedder: BuiltinEmbedder) -> None:
+    # A plan per input shape, kept for ever, is 25 MB after the sample vault (bench/README.md): it is off.
+    await embedder.embed_documents(["one length", "a text of quite another length than the first one"])
+    loaded = embedder._model
+    assert loaded is not None
+    options = loaded.model.get_session_options()  # type: ignore[union-attr]  # loaded, so not None
+    assert options.enable_mem_pattern is False
+    assert options.enable_cpu_mem_arena is True  # off, malloc fragments and it is worse (218 MB)
+
+
+def test_the_exposed_options_go_through_fastembeds_own_check() -> None:
+    import onnxruntime as ort  # type: ignore[import-untyped]  # ships no type stubs
+
+    options = ort.SessionOptions()
+    lean_session_class().add_extra_session_options(options, {MEM_PATTERN: False, "enable_cpu_mem_arena": False})
+    assert options.enable_mem_pattern is False
+    assert options.enable_cpu_mem_arena is False
+    with pytest.raises(AssertionError, match="not exposed"):
+        lean_session_class().add_extra_session_options(options, {"intra_op_num_threads": 1})

@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 from askvault.embed.builtin_files import ALL_MINILM, BuiltinModel, model_folder
 from askvault.embed.builtin_prepared import discard, prepared_folder
+from askvault.embed.builtin_session import lean_session_class
 from askvault.embed.prefixes import NONE, Prefixes
 from askvault.errors import BuiltinModelBroken
 
 if TYPE_CHECKING:  # fastembed pulls in onnxruntime and numpy: imported when the model is first used
-    from fastembed import TextEmbedding
+    from fastembed.text.custom_text_embedding import CustomTextEmbedding as TextEmbedding
 
 log = logging.getLogger(__name__)
 
@@ -121,15 +122,14 @@ class BuiltinEmbedder:
 
     def _open(self, folder: Path) -> TextEmbedding:
         try:
-            from fastembed import TextEmbedding
-
-            model = TextEmbedding(
+            model = lean_session_class()(
                 _registered_name(self._spec),
                 cache_dir=str(self._models_dir),
                 threads=self._threads or None,
                 specific_model_path=str(folder),
                 local_files_only=True,
                 cuda=False,
+                enable_mem_pattern=False,
             )
             (probe,) = list(model.embed([_PROBE_TEXT], batch_size=1))
         except BuiltinModelBroken:
