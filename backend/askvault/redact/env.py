@@ -13,11 +13,10 @@ from __future__ import annotations
 import itertools
 import re
 
-from askvault.redact.passwords import about, plausible, unquote
+from askvault.redact.candidates import KEY_PARTS, PASSWORD, about, plausible, unquote
 from askvault.redact.spans import Finding, compile_rule, examined
 
 KIND = "env-secret"
-PASSWORD = "password"
 
 _NAMES = r"(?i:secret|token|key|pass|pwd|pw|salt|dsn|cred|pat|hmac|psk|pepper|kennwort)"
 LINE = (
@@ -42,12 +41,11 @@ _KEY_QUALIFIERS = frozenset(
     | {"preshared", "cookie", "csrf", "license", "licence", "account", "storage", "wg", "wireguard", "vapid", "ssh"}
     | {"deploy", "recovery", "backup", "restic", "borg", "gpg", "pgp", "age", "user", "bot", "consumer", "subscription"}
 )
-_SPLIT = re.compile(r"[_.\-]+|(?<=[a-z])(?=[A-Z])")
 
 
 def key_kind(key: str) -> str | None:
     """`password`, `env-secret`, or None when the key does not name a secret."""
-    parts = [part.lower() for part in _SPLIT.split(key) if part]
+    parts = [part.lower() for part in KEY_PARTS.split(key) if part]
     if not parts or about(key):
         return None
     if any(part in _PASSWORD_PARTS for part in parts):

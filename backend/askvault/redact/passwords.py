@@ -14,10 +14,8 @@ from __future__ import annotations
 import itertools
 import re
 
+from askvault.redact.candidates import PASSWORD, about, plausible, unquote
 from askvault.redact.spans import MAX_MATCHES, Finding, compile_rule, examined
-from askvault.redact.words import PLACEHOLDERS, POINTERS
-
-KIND = "password"
 
 _STRONG = (
     r"passwor[dt]|passwd|kennwort|passphrase|passcode|secret(?: key)?|api[ _\-]?key|apikey|access[ _\-]?key"
@@ -68,49 +66,16 @@ _DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*
 
 _REFERENCE_KEYS = ("file", "path", "dir", "_name", "_url")
 """`RESTIC_PASSWORD_FILE=/root/.restic`: the key names where the secret is, not the secret."""
-ABOUT_PARTS = frozenset(
-    {"id", "ids", "file", "files", "path", "dir", "name", "url", "uri", "endpoint", "host", "type", "length", "len"}
-    | {"size", "ttl", "expiry", "expires", "expiration", "lifetime", "enabled", "disabled", "enable", "active"}
-    | {"header", "prefix", "algorithm", "alg", "mode", "count", "max", "min", "limit", "version", "rotation"}
-    | {"username", "format", "encoding", "location", "provider", "issuer", "audience", "method", "scope", "scopes"}
-    | {"hint", "policy", "days", "hours", "seconds", "public", "pub", "required", "command", "cmd", "helper"}
-    | {"store", "backend", "manager", "field", "label", "regex", "pattern", "strength"}
-)
-"""Parts of a key that make it about a secret rather than the secret: `TOKEN_TTL`, `API_KEY_HEADER`."""
-_KEY_PARTS = re.compile(r"[_.\-]+|(?<=[a-z])(?=[A-Z])")
-# `getpass.getpass()`, `settings.DB_PASSWORD`, `process.env.PW`: code that fetches the secret, not the secret.
-_EXPRESSION = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(.*\))?|[A-Za-z_]\w*\(.*\)")
 _MAX_VALUE_WORDS = 8
 _MAX_CELL = 120
 _MAX_COLUMNS = 64
 _MAX_ROW = 4000
 
 
-def about(key: str) -> bool:
-    """True for a key one of whose parts says its value describes the secret (`API_KEY_HEADER`, `max_tokens`)."""
-    return any(part.lower() in ABOUT_PARTS for part in _KEY_PARTS.split(key) if part)
-
-
-def plausible(value: str) -> bool:
-    """False for a value that is empty, a placeholder, a reference to elsewhere, or a masked one."""
-    value = value.strip(" \t\"'`*_")
-    if not any(ch in value for ch in "([{"):
-        value = value.rstrip(")]}")  # `f(password: str)`, "(pw: x)", `{"password": 2}}`
-    if len(value) < 3:
-        return False
-    low = value.casefold()
-    if low in PLACEHOLDERS or value[0] in "$%{!<[(#" or value.startswith(("/", "~/", "./", "../")):
-        return False
-    if set(value) <= set("*x.…-_#?•") or (len(value) <= 200 and _EXPRESSION.fullmatch(value)):
-        return False
-    words = low.split()
-    return bool(words) and words[0].strip(":,.").removesuffix("'s").removesuffix("’s") not in POINTERS
-
-
 def _inline(text: str) -> list[Finding]:
     found: list[Finding] = []
     covered = 0
-    for match in examined(_INLINE.finditer(text), found, KIND, len(text)):
+    for match in examined(_INLINE.finditer(text), found, PASSWORD, len(text)):
         key = match.group(_INLINE_KEY).casefold()
         start = match.start(_INLINE_VALUE)
         if start < covered or len(key) > _MAX_KEY or "secretar" in key or key.endswith(_REFERENCE_KEYS) or about(key):
@@ -123,7 +88,7 @@ def _inline(text: str) -> list[Finding]:
         if key.endswith("s") and text.startswith(",", end):
             continue  # "secrets: Paperless-ngx, Vaultwarden" lists things; `.env` lists go to `env.py`
         if plausible(value):
-            found.append(Finding(KIND, *unquote(text, start, end)))
+            found.append(Finding(PASSWORD, *unquote(text, start, end)))
     return found
 
 
@@ -138,7 +103,7 @@ def _listed(key: str, value: str) -> bool:
 
 def _line(text: str) -> list[Finding]:
     found: list[Finding] = []
-    for match in examined(_LINE.finditer(text), found, KIND, len(text)):
+    for match in examined(_LINE.finditer(text), found, PASSWORD, len(text)):
         start = match.start(_LINE_VALUE)
         eol = text.find("\n", start, start + _MAX_LINE_VALUE + 1)
         if eol < 0 and len(text) > start + _MAX_LINE_VALUE:
@@ -149,20 +114,8 @@ def _line(text: str) -> list[Finding]:
         words = value.casefold().split()
         if len(words) > _MAX_VALUE_WORDS or not plausible(value) or _listed(match.group(_LINE_KEY), value):
             continue
-        found.append(Finding(KIND, *unquote(text, start, start + len(value))))
+        found.append(Finding(PASSWORD, *unquote(text, start, start + len(value))))
     return found
-
-
-def unquote(text: str, start: int, end: int) -> tuple[int, int]:
-    """Shrinks a value's span past markup and quotes around it: `**hunter2**` → hunter2, `(pw: x)` → x."""
-    junk = " \t\"'`*_"
-    while start < end and text[start] in junk:
-        start += 1
-    while end > start and text[end - 1] in junk:
-        end -= 1
-    if end > start + 1 and text[end - 1] == ")" and "(" not in text[start:end]:
-        end -= 1
-    return start, end
 
 
 def _cells(line: str, offset: int, limit: int = _MAX_COLUMNS) -> list[tuple[int, int]]:
@@ -208,13 +161,13 @@ def _tables(text: str) -> list[Finding]:
         while row < len(lines) and "|" in lines[row]:
             examined += 1
             if examined > MAX_MATCHES:
-                found.append(Finding(KIND, offsets[row], len(text)))  # see `MAX_MATCHES`
+                found.append(Finding(PASSWORD, offsets[row], len(text)))  # see `MAX_MATCHES`
                 return found
             if columns:
                 body = _cells(lines[row], offsets[row], max(columns) + 1)
                 for n in columns:
                     if n < len(body) and plausible(text[body[n][0] : body[n][1]]):
-                        found.append(Finding(KIND, *unquote(text, *body[n])))
+                        found.append(Finding(PASSWORD, *unquote(text, *body[n])))
             row += 1
     return found
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from askvault.redact.passwords import KIND, plausible, unquote
+from askvault.redact.candidates import PASSWORD, plausible, unquote
 from askvault.redact.spans import Finding, compile_rule, examined
 from askvault.redact.words import PASS_NOUNS, SENTENCE_WORDS, STATES, UNITS
 
@@ -178,14 +178,14 @@ def _sentence_value(text: str, start: int, end: int, rest_end: int) -> tuple[int
 
 def _prose(text: str) -> list[Finding]:
     found: list[Finding] = []
-    for match in examined(_PROSE.finditer(text), found, KIND, len(text)):
+    for match in examined(_PROSE.finditer(text), found, PASSWORD, len(text)):
         if match.start(_P_VALUE) - match.end(_P_KEY) > _MAX_BETWEEN:
             continue
         if _KEYPAD_KEY.fullmatch(match.group(_P_KEY)) is not None:
             start, end = match.span(_P_VALUE)
             start, end = unquote(text, start, _trim_end(text, start, end))
             if keypad(text[start:end]):
-                found.append(Finding(KIND, start, end))
+                found.append(Finding(PASSWORD, start, end))
             continue
         start, end = match.span(_P_VALUE)
         if match.start(_P_DASH) >= 0 and not (text[start] in "\"'`*" or strong(text[start:end])):
@@ -193,13 +193,13 @@ def _prose(text: str) -> list[Finding]:
         line_end = text.find("\n", end, end + _PHRASE_CHARS)
         span = _sentence_value(text, start, end, min(len(text), end + _PHRASE_CHARS) if line_end < 0 else line_end)
         if span is not None:
-            found.append(Finding(KIND, *span))
+            found.append(Finding(PASSWORD, *span))
     return found
 
 
 def _shorthand(text: str) -> list[Finding]:
     found: list[Finding] = []
-    for match in examined(_SHORTHAND.finditer(text), found, KIND, len(text)):
+    for match in examined(_SHORTHAND.finditer(text), found, PASSWORD, len(text)):
         key = match.group(_S_KEY)
         start, end = match.span(_S_VALUE)
         start, end = unquote(text, start, _trim_end(text, start, end))
@@ -217,13 +217,13 @@ def _shorthand(text: str) -> list[Finding]:
                 noun = before.split()[-1].lower() if before.split() else ""
                 ok = ok and ((colon and noun not in PASS_NOUNS) or _user_named(before))
         if ok:
-            found.append(Finding(KIND, start, end))
+            found.append(Finding(PASSWORD, start, end))
     return found
 
 
 def _pairs(text: str) -> list[Finding]:
     found: list[Finding] = []
-    for match in examined(_PAIR.finditer(text), found, KIND, len(text)):
+    for match in examined(_PAIR.finditer(text), found, PASSWORD, len(text)):
         if match.start(_L_USER) - match.end(_L_KEY) > _MAX_BETWEEN or match.end(_L_USER) - match.start(_L_USER) > 80:
             continue
         start, end = match.span(_L_VALUE)
@@ -233,30 +233,30 @@ def _pairs(text: str) -> list[Finding]:
         if match.group(_L_SEP) == ":" and value.isdigit():
             continue  # host:port
         if plausible(value) and (strong(value) or (names_password and len(value) >= 3)):
-            found.append(Finding(KIND, start, end))
+            found.append(Finding(PASSWORD, start, end))
     return found
 
 
 def _named(text: str) -> list[Finding]:
     found: list[Finding] = []
-    for match in examined(_NAMED.finditer(text), found, KIND, len(text)):
+    for match in examined(_NAMED.finditer(text), found, PASSWORD, len(text)):
         if match.start(_N_VALUE) - match.end(_N_KEY) > _MAX_BETWEEN:
             continue
         start, end = match.span(_N_VALUE)
         start, end = unquote(text, start, _trim_end(text, start, end))
         short = match.group(_N_KEY).casefold() in _SHORT_KEYS
         if strong(text[start:end], digit=not short) and plausible(text[start:end]):
-            found.append(Finding(KIND, start, end))
+            found.append(Finding(PASSWORD, start, end))
     return found
 
 
 def _email_pairs(text: str) -> list[Finding]:
     found: list[Finding] = []
-    for match in examined(_EMAIL_PAIR.finditer(text), found, KIND, len(text)):
+    for match in examined(_EMAIL_PAIR.finditer(text), found, PASSWORD, len(text)):
         start, end = match.span(_E_VALUE)
         start, end = unquote(text, start, _trim_end(text, start, end))
         if strong(text[start:end]) and plausible(text[start:end]):
-            found.append(Finding(KIND, start, end))
+            found.append(Finding(PASSWORD, start, end))
     return found
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from askvault.redact.passwords import plausible
+from askvault.redact.candidates import plausible
 from askvault.redact.spans import Finding, compile_rule, examined
 
 URL_CREDENTIALS = "url-credentials"
