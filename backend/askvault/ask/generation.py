@@ -14,6 +14,7 @@ from askvault.generate.citations import check_citations
 from askvault.generate.prompt import Prompt
 from askvault.generate.protocol import ChatDone, ChatModel
 from askvault.generate.repetition import repeats_at_end
+from askvault.retrieve.timing import METRIC_DIGITS, elapsed_ms
 
 log = logging.getLogger(__name__)
 
@@ -28,10 +29,6 @@ REPETITION = "repetition"
 """The sidecar's own `done_reason`: the model was writing the same lines over and over, so it was stopped."""
 CUT_REASONS = frozenset({LENGTH, REPETITION})
 """Reasons the answer ends where the model did not end it."""
-
-
-def _ms(seconds: float) -> float:
-    return round(seconds * 1000.0, 1)
 
 
 async def generate_answer(
@@ -64,7 +61,7 @@ async def generate_answer(
             if not event.text:
                 continue
             if first_token_ms is None:
-                first_token_ms = _ms(time.perf_counter() - generation_started)
+                first_token_ms = elapsed_ms(generation_started, METRIC_DIGITS)
             text = event.text[: max_chars - length]
             parts.append(text)
             length += len(text)
@@ -95,13 +92,13 @@ async def generate_answer(
         if aclose is not None:
             await aclose()
 
-    generation_ms = _ms(time.perf_counter() - generation_started)
+    generation_ms = elapsed_ms(generation_started, METRIC_DIGITS)
     answer = "".join(parts)
     # Tokens stream as the model wrote them; the final answer is what a client should keep and render.
     safe = neutralise_answer(answer)
     answer = safe.text
     cited = check_citations(answer, len(prompt.sent))
-    total = max(_ms(time.perf_counter() - started), round(embed_ms + retrieval_ms + generation_ms, 1))
+    total = max(elapsed_ms(started, METRIC_DIGITS), round(embed_ms + retrieval_ms + generation_ms, 1))
     metrics = Metrics(
         embed_ms=embed_ms,
         retrieval_ms=retrieval_ms,

@@ -21,6 +21,7 @@ from askvault.generate.prompt import Prompt, bound_history, build_prompt
 from askvault.generate.protocol import ChatModel
 from askvault.model import Hit, Message, Scalar, SearchFilters, SearchResult
 from askvault.retrieve.protocol import Searcher
+from askvault.retrieve.timing import METRIC_DIGITS, elapsed_ms
 from askvault.retrieve.trace import SearchTrace
 
 log = logging.getLogger(__name__)
@@ -59,16 +60,13 @@ def closest_notes(hits: Sequence[Hit], limit: int = CLOSEST_NOTES) -> tuple[Sour
     return tuple(closest)
 
 
-def _ms(seconds: float) -> float:
-    return round(seconds * 1000.0, 1)
-
-
-def split_search_timings(result: SearchResult, observed_s: float) -> tuple[float, float]:
+def split_search_timings(result: SearchResult, search_started: float) -> tuple[float, float]:
     """(embed_ms, retrieval_ms) from the searcher's own timings; retrieval excludes embedding.
 
-    Never more than the pipeline observed around the call, so the metrics' parts cannot exceed the total.
+    Never more than the pipeline observed since `search_started` (a `time.perf_counter()` reading taken just
+    before the call), so the metrics' parts cannot exceed the total.
     """
-    observed = _ms(observed_s)
+    observed = elapsed_ms(search_started, METRIC_DIGITS)
     total = min(max(result.timings_ms.get("total", observed), 0.0), observed)
     embed = min(max(result.timings_ms.get("embed", 0.0), 0.0), total)
     return round(embed, 1), round(total - embed, 1)
@@ -162,7 +160,7 @@ class AnswerPipeline:
         if prompt is None:
             text = NOT_COVERED_ANSWER if closest else NO_RESULTS_ANSWER
             yield TokenEvent(text)
-            total = max(_ms(time.perf_counter() - started), round(embed_ms + retrieval_ms, 1))
+            total = max(elapsed_ms(started, METRIC_DIGITS), round(embed_ms + retrieval_ms, 1))
             metrics = Metrics(embed_ms, retrieval_ms, None, None, total, None, None)
             yield DoneEvent(text, (), (), True, metrics)
             return
@@ -200,7 +198,7 @@ class AnswerPipeline:
         fetch = max(want, self._retrieval.rerank_candidates) if self._reranker is not None else want
         search_started = time.perf_counter()
         result = await self._searcher.search(rewrite.query, fetch, "hybrid", filters, trace=trace)
-        timings = split_search_timings(result, time.perf_counter() - search_started)
+        timings = split_search_timings(result, search_started)
 
         # Judged on the first `want` hits whatever the reranker fetched, so the signals match a plain top-k search.
         ranked = result.hits[:want]
@@ -266,7 +264,7 @@ class AnswerPipeline:
         began = time.perf_counter()
         rewrite = await rewrite_question(self._chat, question, turns, self._rewrite_timeout_s)
         if turns:
-            took = _ms(time.perf_counter() - began)
+            took = elapsed_ms(began, METRIC_DIGITS)
             attributes = {"rewritten": rewrite.rewritten, "used_model": rewrite.used_model, "ms": took}
             safe_record(self._tracer, "rewrite", attributes)
         return rewrite

@@ -21,6 +21,7 @@ from askvault.generate.rerank_prompt import (
     ranking_schema,
 )
 from askvault.model import Hit
+from askvault.retrieve.timing import METRIC_DIGITS, elapsed_ms
 
 log = logging.getLogger(__name__)
 
@@ -63,10 +64,6 @@ class Reranker(Protocol):
         """Reorders the top candidates of `hits` (best first). Never raises for a model failure: the fused
         order comes back with `report.fallback_reason` set."""
         ...
-
-
-def _ms(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000.0, 1)
 
 
 class ChatReranker:
@@ -114,7 +111,7 @@ class ChatReranker:
             candidates=len(top),
             fallback_reason=None,
             detail=None,
-            ms=_ms(started),
+            ms=elapsed_ms(started, METRIC_DIGITS),
             order_changed=list(check.order) != list(range(len(top))),
             omitted=check.omitted,
             fused_order=fused_order,
@@ -137,7 +134,7 @@ class ChatReranker:
             candidates=len(fused_order),
             fallback_reason=reason,
             detail=detail,
-            ms=_ms(started),
+            ms=elapsed_ms(started, METRIC_DIGITS),
             order_changed=False,
             omitted=0,
             fused_order=fused_order,

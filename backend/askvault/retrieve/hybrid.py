@@ -18,6 +18,7 @@ from askvault.retrieve.fusion import rrf, score_fusion, vocabulary_coverage
 from askvault.retrieve.hit_texts import HitTexts
 from askvault.retrieve.informative import weigh_noise
 from askvault.retrieve.query_boosts import QueryBoosts
+from askvault.retrieve.timing import STAGE_DIGITS, elapsed_ms
 from askvault.retrieve.trace import SearchTrace
 from askvault.store.catalog import ChunkCatalog
 from askvault.store.dense_index import DenseIndex
@@ -26,10 +27,6 @@ from askvault.store.protocol import KeywordIndex
 log = logging.getLogger(__name__)
 
 MAX_QUERY_CHARS = 2000
-
-
-def _ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000.0, 3)
 
 
 @dataclass(slots=True)
@@ -124,15 +121,15 @@ class HybridSearcher:
             t0 = time.perf_counter()
             result = self._keywords.search_terms(query.terms, self._params.keyword_k, self._allow(filters, plan))
             keyword_ranked, terms, keyword_matched = result.ranked, result.terms, result.matched
-            timings["keyword"] = _ms(t0)
+            timings["keyword"] = elapsed_ms(t0, STAGE_DIGITS)
 
         t0 = time.perf_counter()
         hits = self._fuse(query, mode, filters, dense_ranked, keyword_ranked, k, terms, trace)
-        timings["fusion"] = _ms(t0)
+        timings["fusion"] = elapsed_ms(t0, STAGE_DIGITS)
         if trace is not None:
             self._record(trace, filters, plan, dense_ranked, keyword_ranked, terms, dense_available)
         # The whole search, embedding included (docs/api.md); the answer pipeline subtracts `embed` itself.
-        timings["total"] = _ms(started)
+        timings["total"] = elapsed_ms(started, STAGE_DIGITS)
         return SearchResult(
             query=query.text,
             mode=mode,
@@ -166,7 +163,7 @@ class HybridSearcher:
                 embedded.failed = exc
                 if mode != "dense":
                     log.warning("dense leg skipped: %s", exc.message)
-            embedded.embed_ms = _ms(t0)
+            embedded.embed_ms = elapsed_ms(t0, STAGE_DIGITS)
         vector = embedded.vector
         if vector is None:
             if mode == "dense" and embedded.failed is not None:
@@ -180,7 +177,7 @@ class HybridSearcher:
         else:
             chunks = self._catalog.snapshot()
             ranked = await scoped_dense_search(store, vector, self._params.dense_k, filters, chunks, plan.accept)
-        timings["dense"] = _ms(t0)
+        timings["dense"] = elapsed_ms(t0, STAGE_DIGITS)
         return ranked, True
 
     def _allow(self, filters: SearchFilters, plan: DatePlan = NO_PLAN) -> Callable[[str], bool] | None:

@@ -21,6 +21,7 @@ from askvault.retrieve.note_similarity import (
     shortlist,
     unit_rows,
 )
+from askvault.retrieve.timing import STAGE_DIGITS, elapsed_ms
 from askvault.store.catalog import ChunkCatalog
 from askvault.store.dense_index import DenseIndex
 from askvault.store.protocol import KeywordIndex, VectorStore
@@ -87,10 +88,6 @@ class RelatedResult:
     """The keyword method's query: the note's most distinctive terms (empty for dense)."""
 
 
-def _ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000.0, 3)
-
-
 class RelatedNotes:
     """Ranks other notes by similarity to one indexed note. Never the note itself, never a hidden chunk."""
 
@@ -141,10 +138,14 @@ class RelatedNotes:
         if method != "keyword" and self._dense.usable and store is not None:
             hits = await self._dense_related(store, path, source, k, chunks, order)
             if hits is not None:
-                return RelatedResult(path, "dense", self._with_passages(hits), {"total": _ms(started)})
+                return RelatedResult(
+                    path, "dense", self._with_passages(hits), {"total": elapsed_ms(started, STAGE_DIGITS)}
+                )
         terms = tuple(self._keywords.distinctive_terms([c.id for c in source], KEYWORD_TERMS))
         hits = self._keyword_related(path, terms, k, chunks, order)
-        return RelatedResult(path, "keyword", self._with_passages(hits), {"total": _ms(started)}, terms)
+        return RelatedResult(
+            path, "keyword", self._with_passages(hits), {"total": elapsed_ms(started, STAGE_DIGITS)}, terms
+        )
 
     def _with_passages(self, hits: list[_Candidate]) -> list[RelatedHit]:
         """The hits with their passages' texts, read in one go (the catalog keeps none); a passage removed
