@@ -33,9 +33,11 @@ help:
 	@echo "make bench  - benchmarks (writes bench/results/)"
 	@echo "make reliability - long fault, kill -9, fuzz, load and soak runs (about 40 min)"
 
+# The eval extra (matplotlib, rank-bm25: `askvault eval` and `calibrate` only) is not in a user's install; `dev`
+# includes it, and it is named here too because `make eval`, `make bench` and the tests need it.
 $(STAMP): backend/pyproject.toml
 	@test -x $(PY) || python3 -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e 'backend[dev]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e 'backend[dev,eval]'
 	@touch $@
 
 $(NODE_MODS): $(PLUGIN)/package.json $(PLUGIN)/package-lock.json

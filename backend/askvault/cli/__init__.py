@@ -52,7 +52,17 @@ class LazyGroup(click.Group):
         entry = COMMANDS.get(cmd_name)
         if entry is None:
             return None
-        command = getattr(importlib.import_module(entry[0]), entry[1])
+        try:
+            module = importlib.import_module(entry[0])
+        except ModuleNotFoundError as exc:
+            # `eval` and `calibrate` need the eval extra, which a user's install may lack: they say how to add it.
+            from askvault.cli.extras import missing_extra, missing_extra_command
+
+            extra = missing_extra(cmd_name, exc)
+            if extra is None:
+                raise
+            return missing_extra_command(cmd_name, extra, _docstring(*entry))
+        command = getattr(module, entry[1])
         assert isinstance(command, click.Command)
         return command
 
