@@ -101,9 +101,9 @@ async def _measure(chunks: int, seed: int, n_queries: int, work: Path, url: str)
         embed_ms: list[float] = []
         search_ms: list[float] = []
         for question in synth.queries(n_queries, seed):
-            result = await engine.searcher.search(question, 8)
-            embed_ms.append(result.timings_ms.get("embed", 0.0))
-            search_ms.append(result.timings_ms["total"])
+            timings = (await engine.searcher.search(question, 8)).timings
+            embed_ms.append(timings.embed or 0.0)
+            search_ms.append(timings.total - (timings.embed or 0.0))  # `total` includes the embedding
     return {
         "model": MODEL,
         "dim": 384,

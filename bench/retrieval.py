@@ -148,13 +148,16 @@ async def _measure(chunks_wanted: int, dim: int, seed: int, n_queries: int, work
         keyword_top: list[list[RankedId]] = []
         for number, question in enumerate(questions):
             started = time.perf_counter()
-            result = await engine.searcher.search(question, TOP_K)
-            wall = _clock_ms(started) - result.timings_ms.get("embed", 0.0)
+            timings = (await engine.searcher.search(question, TOP_K)).timings
+            wall = _clock_ms(started) - (timings.embed or 0.0)
             if number < WARMUP:
                 continue
             legs["hybrid"].append(wall)
-            for leg in ("dense", "keyword", "fusion"):
-                legs[leg].append(result.timings_ms[leg])
+            if timings.dense is None or timings.keyword is None:
+                raise RuntimeError(f"hybrid search ran without a leg for {question!r}")
+            legs["dense"].append(timings.dense)
+            legs["keyword"].append(timings.keyword)
+            legs["fusion"].append(timings.fusion)
             keyword_top.append(engine.keywords.search(question, EXACT_K).ranked)
 
         even, longest = _related_picks(engine, n_queries // 4)

@@ -294,6 +294,28 @@ class DateScopeReport:
 
 
 @dataclass(frozen=True, slots=True)
+class SearchTimings:
+    """Where one search's time went, in milliseconds (`timings_ms` in docs/api.md); a leg that did not run is None.
+
+    The defaults are an empty record, for a searcher that measures nothing."""
+
+    embed: float | None = None
+    """Embedding the query; set exactly when the dense leg ran."""
+    dense: float | None = None
+    keyword: float | None = None
+    fusion: float = 0.0
+    total: float = 0.0
+    """The whole search, embedding included (and a date-scope retry with it)."""
+
+    def to_json(self) -> dict[str, float]:
+        """The `timings_ms` object: embed, dense, keyword, fusion, total, in that order, without the legs that
+        did not run."""
+        stages = {"embed": self.embed, "dense": self.dense, "keyword": self.keyword}
+        shaped = {stage: ms for stage, ms in stages.items() if ms is not None}
+        return {**shaped, "fusion": self.fusion, "total": self.total}
+
+
+@dataclass(frozen=True, slots=True)
 class SearchResult:
     """Everything one search produced, including what the inspector shows."""
 
@@ -305,7 +327,7 @@ class SearchResult:
     """Query terms the keyword leg used, with document frequency and IDF."""
     counts: dict[str, int]
     """How many chunks each method matched: {"dense": n, "keyword": n}."""
-    timings_ms: dict[str, float]
+    timings: SearchTimings
     dense_available: bool = True
     """False when the dense leg could not run (no embedding model); results are keyword-only."""
     date_scope: DateScopeReport | None = None

@@ -36,7 +36,7 @@ class FakeSearcher:
             hits=result.hits[:k],
             terms=result.terms,
             counts=result.counts,
-            timings_ms=result.timings_ms,
+            timings=result.timings,
         )
 
 

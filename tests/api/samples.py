@@ -6,7 +6,7 @@ from askvault.ask.events import DoneEvent, Metrics
 from askvault.ask.relevance import RelevanceSignals, calibration_for, decide
 from askvault.ask.rerank import RerankReport
 from askvault.generate.answer_safety import neutralise_answer
-from askvault.model import Chunk, Hit, SearchResult, TermStat
+from askvault.model import Chunk, Hit, SearchResult, SearchTimings, TermStat
 from askvault.retrieve.related import RelatedHit, RelatedResult
 from askvault.wire.events import event_to_json, relevance_to_json, rerank_to_json
 
@@ -74,7 +74,7 @@ def search_result(query: str = "kodi maintenance") -> SearchResult:
         ],
         terms=[TermStat("kodi", 2, 4.3175), TermStat("mainten", 1, 5.0106)],
         counts={"dense": 50, "keyword": 3},
-        timings_ms={"embed": 12.1, "dense": 1.9, "keyword": 0.8, "fusion": 0.1, "total": 15.2},
+        timings=SearchTimings(embed=12.1, dense=1.9, keyword=0.8, fusion=0.1, total=15.2),
     )
 
 

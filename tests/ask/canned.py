@@ -16,7 +16,7 @@ from askvault.ask.rerank import ChatReranker
 from askvault.ask.tracing import Tracer
 from askvault.config import OllamaConfig, PromptParams, RetrievalParams
 from askvault.generate.ollama_chat import OllamaChatModel
-from askvault.model import Hit, SearchFilters, SearchMode, SearchResult, TermStat
+from askvault.model import Hit, SearchFilters, SearchMode, SearchResult, SearchTimings, TermStat
 from askvault.retrieve.trace import SearchTrace
 
 
@@ -64,13 +64,13 @@ class CannedSearcher:
             hits=hits,
             terms=list(self.terms),
             counts=counts,
-            timings_ms={
-                "embed": (embedded - started) * 1000,
-                "dense": 0.01,
-                "keyword": 0.01,
-                "fusion": 0.01,
-                "total": (finished - started) * 1000,
-            },
+            timings=SearchTimings(
+                embed=(embedded - started) * 1000,
+                dense=0.01,
+                keyword=0.01,
+                fusion=0.01,
+                total=(finished - started) * 1000,
+            ),
             dense_available=self.dense_available,
         )
 

@@ -13,7 +13,8 @@ from askvault.ask.relevance import FALLBACK, RelevanceSignals, decide
 from askvault.ask.rewrite import Rewrite
 from askvault.config import PromptParams
 from askvault.generate.prompt import build_prompt
-from askvault.model import Chunk, Hit, NoteStatus, RankedId, SearchFilters, SearchResult, TermStat
+from askvault.model import Chunk, Hit, NoteStatus, RankedId, SearchFilters, SearchResult, SearchTimings, TermStat
+from askvault.retrieve.timing import AnswerTimings
 from askvault.retrieve.trace import SearchTrace
 from askvault.wire.explain import explanation_to_json
 
@@ -56,12 +57,13 @@ def _chunk(n: int, path: str) -> Chunk:
 
 def _step(hits: list[Hit], *, sent: int, relevant: list[Hit] | None = None) -> tuple[Retrieval, SearchTrace]:
     """A step whose prompt sends the first `sent` relevant hits, and the trace of its search."""
-    result = SearchResult("q", "hybrid", hits, [TermStat("kodi", 2, 1.5)], {"dense": 2, "keyword": 1}, {})
+    result = SearchResult("q", "hybrid", hits, [TermStat("kodi", 2, 1.5)], {"dense": 2, "keyword": 1}, SearchTimings())
     decision = decide(RelevanceSignals(0.9, 1.0, 1.0, True, None), FALLBACK)
     usable = hits if relevant is None else relevant
     prompt = build_prompt("q", usable, PromptParams(max_sources=sent)) if usable else None
+    timings = AnswerTimings(1.0, 1.0)
     step = Retrieval(
-        "q", Rewrite("q", False, False), result, 8, hits, decision, (1.0, 1.0), relevant=usable, prompt=prompt
+        "q", Rewrite("q", False, False), result, 8, hits, decision, timings, relevant=usable, prompt=prompt
     )
     trace = SearchTrace(note="B.md")
     trace.chunks = {hit.chunk.id: hit.chunk for hit in hits}

@@ -18,7 +18,7 @@ from askvault.ask.relevance import (
     decide,
     relevance_signals,
 )
-from askvault.model import Chunk, Hit, SearchResult, TermStat
+from askvault.model import Chunk, Hit, SearchResult, SearchTimings, TermStat
 
 Leg = tuple[int, float] | None
 """(rank, score) in one leg, or None when that leg missed the chunk."""
@@ -37,7 +37,7 @@ def hit(n: int, dense: Leg = None, keyword: Leg = None, path: str | None = None)
 
 
 def result(hits: list[Hit], terms: list[TermStat] | None = None, dense_available: bool = True) -> SearchResult:
-    return SearchResult("q", "hybrid", hits, terms or [], {}, {}, dense_available=dense_available)
+    return SearchResult("q", "hybrid", hits, terms or [], {}, SearchTimings(), dense_available=dense_available)
 
 
 TERMS = [TermStat("boat", 2, 2.0), TermStat("wifi", 0, 0.0), TermStat("router", 1, 3.0)]

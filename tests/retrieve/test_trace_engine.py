@@ -63,7 +63,7 @@ def _same(a: SearchResult, b: SearchResult) -> None:
         b.dense_available,
     )
     assert a.date_scope == b.date_scope
-    assert set(a.timings_ms) == set(b.timings_ms)
+    assert set(a.timings.to_json()) == set(b.timings.to_json())
 
 
 @pytest.mark.parametrize(("query", "mode", "k", "filters"), QUERIES, ids=QUERY_IDS)

@@ -14,7 +14,7 @@ from askvault.generate.citations import check_citations
 from askvault.generate.prompt import Prompt
 from askvault.generate.protocol import ChatDone, ChatModel
 from askvault.generate.repetition import repeats_at_end
-from askvault.retrieve.timing import METRIC_DIGITS, elapsed_ms
+from askvault.retrieve.timing import METRIC_DIGITS, AnswerTimings, elapsed_ms
 
 log = logging.getLogger(__name__)
 
@@ -36,12 +36,11 @@ async def generate_answer(
     tracer: Tracer,
     prompt: Prompt,
     started: float,
-    embed_ms: float,
-    retrieval_ms: float,
+    timings: AnswerTimings,
     max_chars: int = MAX_ANSWER_CHARS,
 ) -> AsyncGenerator[AskEvent, None]:
     """Streams the model's answer to `prompt` as TokenEvents, then one DoneEvent (citations checked, text made
-    inert) or one ErrorEvent; `started` is when the question arrived, for the total time.
+    inert) or one ErrorEvent; `started` is when the question arrived and `timings` its search, for the metrics.
 
     An answer that reaches `max_chars` is cut there, and one that keeps writing the same lines
     (`repetition.repeats_at_end`) is stopped at the fourth copy; either way the model's stream is closed
@@ -98,13 +97,12 @@ async def generate_answer(
     safe = neutralise_answer(answer)
     answer = safe.text
     cited = check_citations(answer, len(prompt.sent))
-    total = max(elapsed_ms(started, METRIC_DIGITS), round(embed_ms + retrieval_ms + generation_ms, 1))
     metrics = Metrics(
-        embed_ms=embed_ms,
-        retrieval_ms=retrieval_ms,
+        embed_ms=timings.embed_ms,
+        retrieval_ms=timings.retrieval_ms,
         first_token_ms=first_token_ms,
         generation_ms=generation_ms,
-        total_ms=total,
+        total_ms=timings.total_ms(started, generation_ms),
         prompt_tokens=done.prompt_tokens,
         completion_tokens=done.completion_tokens,
     )

@@ -21,7 +21,7 @@ from askvault.generate.prompt import Prompt, bound_history, build_prompt
 from askvault.generate.protocol import ChatModel
 from askvault.model import Hit, Message, Scalar, SearchFilters, SearchResult
 from askvault.retrieve.protocol import Searcher
-from askvault.retrieve.timing import METRIC_DIGITS, elapsed_ms
+from askvault.retrieve.timing import METRIC_DIGITS, AnswerTimings, elapsed_ms
 from askvault.retrieve.trace import SearchTrace
 
 log = logging.getLogger(__name__)
@@ -60,18 +60,6 @@ def closest_notes(hits: Sequence[Hit], limit: int = CLOSEST_NOTES) -> tuple[Sour
     return tuple(closest)
 
 
-def split_search_timings(result: SearchResult, search_started: float) -> tuple[float, float]:
-    """(embed_ms, retrieval_ms) from the searcher's own timings; retrieval excludes embedding.
-
-    Never more than the pipeline observed since `search_started` (a `time.perf_counter()` reading taken just
-    before the call), so the metrics' parts cannot exceed the total.
-    """
-    observed = elapsed_ms(search_started, METRIC_DIGITS)
-    total = min(max(result.timings_ms.get("total", observed), 0.0), observed)
-    embed = min(max(result.timings_ms.get("embed", 0.0), 0.0), total)
-    return round(embed, 1), round(total - embed, 1)
-
-
 @dataclass(frozen=True, slots=True)
 class Retrieval:
     """One question's retrieval step, as the answer uses it (and an explanation reads it)."""
@@ -85,8 +73,8 @@ class Retrieval:
     ranked: list[Hit]
     """The first `want` hits after reranking (the fused order without it): the sources the answer considers."""
     decision: RelevanceDecision
-    timings: tuple[float, float]
-    """(embed_ms, retrieval_ms) of the search."""
+    timings: AnswerTimings
+    """The search's time as the answer's metrics report it (embedding, the rest)."""
     relevant: list[Hit] = field(default_factory=list)
     """The ranked hits that could be sent (`is_relevant`), offered to the prompt; empty on an abstention."""
     rerank: RerankReport | None = None
@@ -151,7 +139,7 @@ class AnswerPipeline:
         """
         started = time.perf_counter()
         step = await self.retrieve(question, history, k, filters, force=force)
-        embed_ms, retrieval_ms = step.timings
+        timings = step.timings
         retrieval = self._retrieval_event(step)
         self._record_retrieval(step.result, retrieval, step.decision, step.rerank)
         yield retrieval
@@ -160,14 +148,14 @@ class AnswerPipeline:
         if prompt is None:
             text = NOT_COVERED_ANSWER if closest else NO_RESULTS_ANSWER
             yield TokenEvent(text)
-            total = max(elapsed_ms(started, METRIC_DIGITS), round(embed_ms + retrieval_ms, 1))
-            metrics = Metrics(embed_ms, retrieval_ms, None, None, total, None, None)
+            total = timings.total_ms(started)
+            metrics = Metrics(timings.embed_ms, timings.retrieval_ms, None, None, total, None, None)
             yield DoneEvent(text, (), (), True, metrics)
             return
 
         # aclosing: when our consumer closes us, the inner generator (and with it the model stream) closes now,
         # not whenever the garbage collector gets to it.
-        answer = generate_answer(self._chat, self._tracer, prompt, started, embed_ms, retrieval_ms)
+        answer = generate_answer(self._chat, self._tracer, prompt, started, timings)
         async with aclosing(answer) as events:
             async for event in events:
                 yield event
@@ -198,7 +186,7 @@ class AnswerPipeline:
         fetch = max(want, self._retrieval.rerank_candidates) if self._reranker is not None else want
         search_started = time.perf_counter()
         result = await self._searcher.search(rewrite.query, fetch, "hybrid", filters, trace=trace)
-        timings = split_search_timings(result, search_started)
+        timings = AnswerTimings.of_search(result.timings, search_started)
 
         # Judged on the first `want` hits whatever the reranker fetched, so the signals match a plain top-k search.
         ranked = result.hits[:want]
@@ -276,7 +264,6 @@ class AnswerPipeline:
         sent_ids = {hit.chunk.id for hit in sent}
         sources = [SourceRef(n, hit) for n, hit in enumerate(sent, start=1)]
         sources += [SourceRef(None, hit) for hit in step.ranked if hit.chunk.id not in sent_ids]
-        embed_ms, retrieval_ms = step.timings
         return RetrievalEvent(
             question=step.question,
             query=step.rewrite.query,
@@ -285,8 +272,8 @@ class AnswerPipeline:
             counts=dict(result.counts),
             sources=tuple(sources),
             prompt=tuple(prompt.messages) if prompt is not None else (),
-            embed_ms=embed_ms,
-            retrieval_ms=retrieval_ms,
+            embed_ms=step.timings.embed_ms,
+            retrieval_ms=step.timings.retrieval_ms,
             rerank=step.rerank,
             date_scope=result.date_scope,
             relevance=step.decision,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from askvault.config import RetrievalParams
 from askvault.embed.protocol import Embedder
 from askvault.errors import BadRequest, ModelError
-from askvault.model import ChunkInfo, Hit, RankedId, SearchFilters, SearchMode, SearchResult, TermStat
+from askvault.model import ChunkInfo, Hit, RankedId, SearchFilters, SearchMode, SearchResult, SearchTimings, TermStat
 from askvault.query.analyse import AnalysedQuery, analyse_query
 from askvault.query.dates import current_now
 from askvault.retrieve.date_filter import NO_PLAN, DatePlan, plan_date_scope, scoped_dense_search, without_scope
@@ -108,11 +108,12 @@ class HybridSearcher:
         embedded: _QueryVector,
         trace: SearchTrace | None = None,
     ) -> SearchResult:
-        timings: dict[str, float] = {}
         dense_ranked: list[RankedId] = []
         dense_available = self._dense.usable
+        dense_ms: float | None = None
+        keyword_ms: float | None = None
         if mode in ("hybrid", "dense"):
-            dense_ranked, dense_available = await self._dense_leg(query.text, filters, mode, timings, plan, embedded)
+            dense_ranked, dense_available, dense_ms = await self._dense_leg(query.text, filters, mode, plan, embedded)
 
         keyword_ranked: list[RankedId] = []
         terms: list[TermStat] = []
@@ -121,22 +122,23 @@ class HybridSearcher:
             t0 = time.perf_counter()
             result = self._keywords.search_terms(query.terms, self._params.keyword_k, self._allow(filters, plan))
             keyword_ranked, terms, keyword_matched = result.ranked, result.terms, result.matched
-            timings["keyword"] = elapsed_ms(t0, STAGE_DIGITS)
+            keyword_ms = elapsed_ms(t0, STAGE_DIGITS)
 
         t0 = time.perf_counter()
         hits = self._fuse(query, mode, filters, dense_ranked, keyword_ranked, k, terms, trace)
-        timings["fusion"] = elapsed_ms(t0, STAGE_DIGITS)
+        fusion_ms = elapsed_ms(t0, STAGE_DIGITS)
         if trace is not None:
             self._record(trace, filters, plan, dense_ranked, keyword_ranked, terms, dense_available)
-        # The whole search, embedding included (docs/api.md); the answer pipeline subtracts `embed` itself.
-        timings["total"] = elapsed_ms(started, STAGE_DIGITS)
+        # The query was embedded when the dense leg ran, once even across a retry; `total` includes it (docs/api.md).
+        embed_ms = embedded.embed_ms if dense_ms is not None else None
+        timings = SearchTimings(embed_ms, dense_ms, keyword_ms, fusion_ms, elapsed_ms(started, STAGE_DIGITS))
         return SearchResult(
             query=query.text,
             mode=mode,
             hits=hits,
             terms=terms,
             counts={"dense": len(dense_ranked), "keyword": keyword_matched},
-            timings_ms=timings,
+            timings=timings,
             dense_available=dense_available,
             date_scope=plan.report,
         )
@@ -146,15 +148,15 @@ class HybridSearcher:
         query: str,
         filters: SearchFilters,
         mode: SearchMode,
-        timings: dict[str, float],
         plan: DatePlan,
         embedded: _QueryVector,
-    ) -> tuple[list[RankedId], bool]:
+    ) -> tuple[list[RankedId], bool, float | None]:
+        """The dense ranking, whether the leg could run, and how long its search took (None when it did not)."""
         store = self._dense.store
         if not self._dense.usable or store is None:
             if mode == "dense":
                 raise ModelError(self._dense.problem or "dense search is not available yet (index building)")
-            return [], False
+            return [], False, None
         if embedded.vector is None and embedded.failed is None:
             t0 = time.perf_counter()
             try:
@@ -169,16 +171,14 @@ class HybridSearcher:
             if mode == "dense" and embedded.failed is not None:
                 raise embedded.failed
             # Hybrid keeps answering from keywords when Ollama goes away mid-session.
-            return [], False
-        timings["embed"] = embedded.embed_ms
+            return [], False, None
         t0 = time.perf_counter()
         if plan.accept is None:
             ranked = await store.search(vector, self._params.dense_k, filters)
         else:
             chunks = self._catalog.snapshot()
             ranked = await scoped_dense_search(store, vector, self._params.dense_k, filters, chunks, plan.accept)
-        timings["dense"] = elapsed_ms(t0, STAGE_DIGITS)
-        return ranked, True
+        return ranked, True, elapsed_ms(t0, STAGE_DIGITS)
 
     def _allow(self, filters: SearchFilters, plan: DatePlan = NO_PLAN) -> Callable[[str], bool] | None:
         accept = plan.accept

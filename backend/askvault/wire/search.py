@@ -75,7 +75,7 @@ def search_result_to_json(result: SearchResult) -> dict[str, object]:
         "terms": [term_to_json(t) for t in result.terms],
         "counts": dict(result.counts),
         "results": [hit_to_json(h) for h in result.hits],
-        "timings_ms": dict(result.timings_ms),
+        "timings_ms": result.timings.to_json(),
         "date_scope": date_scope_to_json(result.date_scope),
     }
 
