@@ -24,8 +24,8 @@ import numpy as np
 import numpy.typing as npt
 import qdrant_edge as edge
 
-from askvault.store.edge_build import build_here, read_graph
-from askvault.store.edge_graph import GraphParams, graph_config, plain_config, search_params
+from askvault.store.vectors.edge_build import build_here, read_graph
+from askvault.store.vectors.edge_graph import GraphParams, graph_config, plain_config, search_params
 from bench import ann_report, minilm, real_vectors
 from bench.harness import in_fresh_process, load_average, machine, percentiles, proc_status
 from bench.suite import parse_sizes

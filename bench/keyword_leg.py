@@ -22,8 +22,8 @@ import bm25s
 import numpy as np
 import numpy.typing as npt
 
-from askvault.store.bm25 import Bm25Index
-from askvault.store.tokenize import Tokenizer
+from askvault.store.keyword.bm25 import Bm25Index
+from askvault.store.text.tokenize import Tokenizer
 from tests.store.bm25_oracle import LuceneIdfBM25
 
 SYLLABLES = np.array(["ka", "lo", "mi", "ne", "ru", "ta", "vo", "zi", "be", "do", "fu", "ga", "hi", "jo", "pe", "se"])

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 from qdrant_edge import ScrollRequest
 
-from askvault.store.qdrant_edge import EdgeVectorStore
+from askvault.store.vectors.qdrant_edge import EdgeVectorStore
 from askvault.wiring import open_engine
 from bench.harness import config_for
 

@@ -22,9 +22,9 @@ import numpy as np
 import numpy.typing as npt
 
 from askvault.model import Chunk, RankedId, SearchFilters
-from askvault.store.multilingual import LanguageTokenizers
 from askvault.store.protocol import GraphIndexed
-from askvault.store.qdrant_edge import EdgeVectorStore
+from askvault.store.text.multilingual import LanguageTokenizers
+from askvault.store.vectors.qdrant_edge import EdgeVectorStore
 from askvault.wiring import Engine
 from bench import synth
 from bench.fake_embed import HashEmbedder, TimedEmbedder

@@ -26,7 +26,7 @@ import qdrant_edge as edge
 from qdrant_client import QdrantClient, models
 
 from askvault.model import Chunk, SearchFilters
-from askvault.store.qdrant_edge import EdgeVectorStore
+from askvault.store.vectors.qdrant_edge import EdgeVectorStore
 from bench.harness import in_fresh_process, proc_status
 
 Matrix = npt.NDArray[np.float32]

@@ -21,7 +21,7 @@ from askvault.parse.decode import decode_note
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
 from askvault.redact.note import prepare_note
-from askvault.store.tokenize import Tokenizer
+from askvault.store.text.tokenize import Tokenizer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "pathological"
 MB = 1024 * 1024

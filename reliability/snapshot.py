@@ -14,8 +14,8 @@ from pathlib import Path
 
 from askvault.embed.prefixes import prefixes_for
 from askvault.model import SearchFilters
-from askvault.store.manifest_rows import MANIFEST_FILE
-from askvault.store.qdrant_edge import EdgeVectorStore
+from askvault.store.manifest.rows import MANIFEST_FILE
+from askvault.store.vectors.qdrant_edge import EdgeVectorStore
 from tests.fakes.ollama_server import fake_embedding
 
 ACTIVE_COLLECTION = "active_collection"

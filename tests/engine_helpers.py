@@ -22,7 +22,7 @@ from askvault.index.dense_sync import ACTIVE_COLLECTION
 from askvault.index.report import IndexReport
 from askvault.model import Chunk, Note, SearchResult
 from askvault.retrieve.hybrid import HybridSearcher
-from askvault.store.tokenize import Tokenizer
+from askvault.store.text.tokenize import Tokenizer
 from askvault.wiring import Engine, open_engine
 from tests.fakes.ollama_server import FakeOllama
 

@@ -20,8 +20,8 @@ import pytest
 from askvault.config import Config
 from askvault.errors import StoreError
 from askvault.model import Chunk
-from askvault.store.manifest import Manifest
-from askvault.store.qdrant_edge import MIN_FREE_BYTES, EdgeVectorStore
+from askvault.store.manifest.manifest import Manifest
+from askvault.store.vectors.qdrant_edge import MIN_FREE_BYTES, EdgeVectorStore
 from askvault.wiring import open_engine
 from reliability.engine_runs import DIM, fresh_rebuild
 from reliability.snapshot import divergences, manifest_problems, read_index

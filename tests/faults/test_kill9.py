@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from askvault.model import Chunk
-from askvault.store.manifest_rows import MANIFEST_FILE
-from askvault.store.qdrant_edge import EdgeVectorStore
+from askvault.store.manifest.rows import MANIFEST_FILE
+from askvault.store.vectors.qdrant_edge import EdgeVectorStore
 from reliability.engine_runs import DIM, fresh_rebuild
 from reliability.killloop import run_kill_loop
 from reliability.snapshot import ACTIVE_COLLECTION, VECTORS_DIR, divergences, manifest_problems, read_index

@@ -14,7 +14,7 @@ import pytest
 from aiohttp import web
 
 from askvault.config import Config
-from askvault.store.qdrant_edge import EdgeVectorStore
+from askvault.store.vectors.qdrant_edge import EdgeVectorStore
 from askvault.wiring import open_engine
 from tests.conftest import RunningOllama, VaultWriter
 from tests.fakes.ollama_server import FakeOllama, serve

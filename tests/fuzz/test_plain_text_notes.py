@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from askvault.parse.plain import PLAIN_TEXT_NOTICE
-from askvault.store.tokenize import _COMPOUND, Tokenizer
+from askvault.store.text.tokenize import _COMPOUND, Tokenizer
 from reliability.pathological import GENERATORS, through_pipeline
 
 pytestmark = pytest.mark.slow

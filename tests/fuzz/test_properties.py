@@ -15,7 +15,7 @@ from askvault.model import Note
 from askvault.parse.decode import decode_note
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
-from askvault.store.tokenize import Tokenizer
+from askvault.store.text.tokenize import Tokenizer
 
 pytestmark = pytest.mark.slow
 

@@ -16,8 +16,8 @@ from askvault.index.dense_sync import collection_name
 from askvault.index.report import Progress
 from askvault.model import SearchFilters, SearchResult
 from askvault.ollama_errors import unreachable
-from askvault.store.edge_collections import list_collections
-from askvault.store.payload import storage_name
+from askvault.store.vectors.edge_collections import list_collections
+from askvault.store.vectors.payload import storage_name
 from askvault.wiring import open_engine
 from tests.conftest import RunningOllama
 from tests.engine_helpers import (

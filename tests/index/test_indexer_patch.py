@@ -7,8 +7,8 @@ from pathlib import Path
 
 from askvault.index.changes import ChangeBatch
 from askvault.model import ChunkInfo
-from askvault.store.bm25 import Bm25Index
-from askvault.store.tokenize import Tokenizer
+from askvault.store.keyword.bm25 import Bm25Index
+from askvault.store.text.tokenize import Tokenizer
 from askvault.wiring import Engine, open_engine
 from tests.conftest import RunningOllama
 from tests.engine_helpers import engine_config, manifest_ids, paragraph, vector_ids, write_notes

@@ -7,7 +7,7 @@ import pytest
 from askvault.index.language import NoteLanguages, declared_language, note_language
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
-from askvault.store.detect import shared_detector
+from askvault.store.text.detect import shared_detector
 
 GERMAN_BODY = "# Linsensuppe\n\nDie Suppe, die es bei Oma jeden Samstag gab. Schmeckt am zweiten Tag besser.\n"
 ENGLISH_BODY = "# Lentil soup\n\nThe soup grandma made every Saturday. It tastes better on the second day.\n"

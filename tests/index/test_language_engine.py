@@ -10,7 +10,7 @@ from pathlib import Path
 from askvault.chunk import CHUNKER_VERSION
 from askvault.config import Config
 from askvault.index.privacy import IndexPrivacy
-from askvault.store.manifest import SCHEMA_VERSION
+from askvault.store.manifest.manifest import SCHEMA_VERSION
 from askvault.wiring import MANIFEST_FILE, Engine, open_engine
 from tests.conftest import RunningOllama
 from tests.engine_helpers import embedded_texts, engine_config, index_once, indexed_engine, paths, write_notes

@@ -9,7 +9,7 @@ from askvault.config import VaultConfig
 from askvault.index.privacy import VisibilityGuard
 from askvault.index.scan import Exclusion
 from askvault.model import Chunk, ChunkText
-from askvault.store.manifest import Manifest
+from askvault.store.manifest.manifest import Manifest
 
 MERGED = Chunk("m", "a.md", "a", ("Notes",), 1, 6, "Intro.\n\nPrivate\nThe door code.", "a\nIntro.")
 """A short section merged into the chunk before it keeps its heading as a line of the text."""

@@ -8,8 +8,8 @@ import pytest
 
 from askvault.query.analyse import analyse_query
 from askvault.query.mentions import Mention
-from askvault.store.multilingual import LanguageTokenizers, QueryTerms
-from askvault.store.tokenize import Tokenizer
+from askvault.store.text.multilingual import LanguageTokenizers, QueryTerms
+from askvault.store.text.tokenize import Tokenizer
 
 NOW = datetime(2024, 3, 20, 12, tzinfo=UTC)
 ENGLISH = QueryTerms(LanguageTokenizers(Tokenizer()), ("en",))

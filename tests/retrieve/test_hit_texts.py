@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from askvault.model import ChunkInfo, ChunkText
 from askvault.retrieve.hit_texts import HitTexts
-from askvault.store.catalog import ChunkCatalog
+from askvault.store.manifest.catalog import ChunkCatalog
 
 INFOS = {f"c{n}": ChunkInfo(f"c{n}", f"n{n}.md", f"n{n}", (), 1, 2) for n in range(6)}
 ROWS = {cid: ChunkText(f"text {cid}", f"index {cid}") for cid in INFOS if cid != "c3"}  # c3: removed meanwhile

@@ -14,7 +14,7 @@ from askvault.model import ChunkInfo, SearchFilters, SearchMode
 from askvault.query.dates import reference_now
 from askvault.retrieve.hybrid import HybridSearcher
 from askvault.retrieve.trace import SearchTrace
-from askvault.store.bm25 import Bm25Index
+from askvault.store.keyword.bm25 import Bm25Index
 from askvault.wiring import Engine
 from tests.conftest import RunningOllama
 from tests.engine_helpers import CountingTokenizer, engine_config, indexed_engine, paths, set_mtime, write_notes

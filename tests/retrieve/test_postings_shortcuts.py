@@ -16,7 +16,7 @@ import pytest_asyncio
 
 from askvault.model import Chunk, ChunkInfo, SearchResult
 from askvault.retrieve.hybrid import HybridSearcher
-from askvault.store.catalog import ChunkCatalog
+from askvault.store.manifest.catalog import ChunkCatalog
 from askvault.store.protocol import KeywordIndex
 from askvault.wiring import Engine
 from tests.conftest import RunningOllama

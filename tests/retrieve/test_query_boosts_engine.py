@@ -14,7 +14,7 @@ from askvault.parse.links import LinkResolver
 from askvault.retrieve.hybrid import HybridSearcher
 from askvault.retrieve.mentions import alias_index, resolve_note
 from askvault.retrieve.trace import SearchTrace
-from askvault.store.bm25 import Bm25Index
+from askvault.store.keyword.bm25 import Bm25Index
 from askvault.wire.search import hit_to_json
 from askvault.wiring import Engine
 from tests.conftest import RunningOllama

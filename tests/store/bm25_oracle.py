@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from rank_bm25 import BM25Okapi
 
-from askvault.store.bm25_stats import lucene_idf
+from askvault.store.keyword.stats import lucene_idf
 
 
 class LuceneIdfBM25(BM25Okapi):  # type: ignore[misc]  # rank-bm25 ships no type information

@@ -9,9 +9,9 @@ from rank_bm25 import BM25Okapi
 
 from askvault.errors import BadRequest
 from askvault.model import TermStat
-from askvault.store.bm25 import Bm25Index, lucene_idf
+from askvault.store.keyword.bm25 import Bm25Index, lucene_idf
 from askvault.store.protocol import KeywordIndex
-from askvault.store.tokenize import Tokenizer
+from askvault.store.text.tokenize import Tokenizer
 
 
 def index_of(*docs: tuple[str, str], k1: float = 1.5, b: float = 0.75) -> Bm25Index:

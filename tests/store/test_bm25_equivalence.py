@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from askvault.store.bm25 import Bm25Index, lucene_idf
-from askvault.store.tokenize import Tokenizer
+from askvault.store.keyword.bm25 import Bm25Index, lucene_idf
+from askvault.store.text.tokenize import Tokenizer
 from tests.store.bm25_oracle import LuceneIdfBM25
 
 # Tokens the tokenizer keeps exactly as written (a digit: never stemmed, never a stop word), so the reference

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from askvault.store.bm25 import Bm25Index
-from askvault.store.tokenize import Tokenizer
+from askvault.store.keyword.bm25 import Bm25Index
+from askvault.store.text.tokenize import Tokenizer
 from tests.store.bm25_oracle import LuceneIdfBM25
 
 pytestmark = pytest.mark.slow

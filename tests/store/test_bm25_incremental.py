@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from askvault.model import Chunk, ChunkInfo
-from askvault.store.bm25 import Bm25Index
-from askvault.store.tokenize import Tokenizer
+from askvault.store.keyword.bm25 import Bm25Index
+from askvault.store.text.tokenize import Tokenizer
 from tests.store.bm25_oracle import LuceneIdfBM25
 
 # Digit-bearing tokens pass the tokenizer unchanged, so the reference model sees the same token lists.

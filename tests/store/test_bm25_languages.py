@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from askvault.model import Chunk
-from askvault.store.bm25 import Bm25Index
-from askvault.store.detect import shared_detector
-from askvault.store.multilingual import LanguageTokenizers
-from askvault.store.tokenize import Tokenizer
+from askvault.store.keyword.bm25 import Bm25Index
+from askvault.store.text.detect import shared_detector
+from askvault.store.text.multilingual import LanguageTokenizers
+from askvault.store.text.tokenize import Tokenizer
 from tests.store.bm25_oracle import LuceneIdfBM25
 
 

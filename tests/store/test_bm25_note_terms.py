@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from askvault.model import TermStat
-from askvault.store.bm25 import Bm25Index
-from askvault.store.tokenize import Tokenizer
+from askvault.store.keyword.bm25 import Bm25Index
+from askvault.store.text.tokenize import Tokenizer
 
 # d1 = [kodi kodi nas] (dl 3), d2 = [kodi backup] (dl 2), d3 = [backup cron zfs pool] (dl 4); avgdl 3.
 # tf·idf as BM25 weighs it: kodi in d1 = ln 1.6 · 5/3.5 = 0.671, nas in d1 = ln(8/3) · 1 = 0.981,

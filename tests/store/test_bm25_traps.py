@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from askvault.store.bm25 import Bm25Index
-from askvault.store.tokenize import Tokenizer
+from askvault.store.keyword.bm25 import Bm25Index
+from askvault.store.text.tokenize import Tokenizer
 
 SERVICES = ["plex", "jellyfin", "sonarr", "radarr", "nextcloud", "gitea", "grafana", "prometheus", "traefik", "pihole"]
 KODI_ANSWER = (

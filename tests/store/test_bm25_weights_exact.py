@@ -13,9 +13,9 @@ from askvault.chunk import chunk_note
 from askvault.config import ChunkParams
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
-from askvault.store.bm25 import Bm25Index
-from askvault.store.bm25_stats import lucene_idf
-from askvault.store.tokenize import Tokenizer
+from askvault.store.keyword.bm25 import Bm25Index
+from askvault.store.keyword.stats import lucene_idf
+from askvault.store.text.tokenize import Tokenizer
 
 VAULT = Path(__file__).resolve().parents[2] / "eval" / "sample-vault"
 QUERIES = [

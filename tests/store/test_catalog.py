@@ -7,8 +7,8 @@ import sqlite3
 from pathlib import Path
 
 from askvault.model import Chunk
-from askvault.store.catalog import ChunkCatalog
-from askvault.store.manifest import Manifest
+from askvault.store.manifest.catalog import ChunkCatalog
+from askvault.store.manifest.manifest import Manifest
 
 
 def chunk(path: str, n: int, start: int) -> Chunk:

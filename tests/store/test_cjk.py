@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from askvault.store.cjk import bigrams, has_cjk, split_runs
-from askvault.store.tokenize import Tokenizer
+from askvault.store.text.cjk import bigrams, has_cjk, split_runs
+from askvault.store.text.tokenize import Tokenizer
 
 RUNS: list[tuple[str, str, list[tuple[str, bool]]]] = [
     ("chinese-with-latin", "更新Docker镜像", [("更新", True), ("Docker", False), ("镜像", True)]),

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from askvault.store.dense_index import DenseIndex, DenseState
 from askvault.store.protocol import VectorStore
-from askvault.store.qdrant_edge import EdgeVectorStore
+from askvault.store.vectors.dense_index import DenseIndex, DenseState
+from askvault.store.vectors.qdrant_edge import EdgeVectorStore
 
 Step = Callable[[DenseIndex[str], VectorStore], None]
 

@@ -8,8 +8,8 @@ import threading
 import pytest
 import regex
 
-from askvault.store.cjk import has_cjk
-from askvault.store.detect import MIN_LETTERS, SAMPLE_CHARS, LanguageDetector, _sample, shared_detector
+from askvault.store.text.cjk import has_cjk
+from askvault.store.text.detect import MIN_LETTERS, SAMPLE_CHARS, LanguageDetector, _sample, shared_detector
 
 DETECTOR = shared_detector()
 

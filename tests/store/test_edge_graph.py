@@ -11,7 +11,7 @@ import pytest
 from qdrant_edge import EdgeShard, PayloadSchemaType, Point, UpdateOperation
 
 from askvault.model import SearchFilters
-from askvault.store.edge_build import (
+from askvault.store.vectors.edge_build import (
     MARKER,
     RETIRED,
     SEGMENTS,
@@ -22,8 +22,8 @@ from askvault.store.edge_build import (
     read_marker,
     recover,
 )
-from askvault.store.edge_graph import GraphParams, graph_config, plain_config, search_params
-from askvault.store.edge_graph_store import GraphVectorStore
+from askvault.store.vectors.edge_graph import GraphParams, graph_config, plain_config, search_params
+from askvault.store.vectors.edge_graph_store import GraphVectorStore
 from tests.store.vector_cases import DIM, FILTER_CASES, check_search_is_exact, check_vectors_read_back, corpus, embed
 
 pytestmark = pytest.mark.slow

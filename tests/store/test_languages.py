@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import Stemmer
 
-from askvault.store.languages import actionable_codes, code_of_algorithm, language_code, snowball_algorithm
+from askvault.store.text.languages import actionable_codes, code_of_algorithm, language_code, snowball_algorithm
 
 CODES: list[tuple[str, str, str | None]] = [
     ("two-letter", "de", "de"),

@@ -13,7 +13,7 @@ import pytest
 
 from askvault.errors import StoreError
 from askvault.model import Chunk
-from askvault.store.manifest import MANIFEST_FILE, SCHEMA_VERSION, Manifest, NoteDelta, NoteStat, content_hash
+from askvault.store.manifest.manifest import MANIFEST_FILE, SCHEMA_VERSION, Manifest, NoteDelta, NoteStat, content_hash
 
 
 def chunk(path: str, n: int, text: str | None = None, tags: tuple[str, ...] = ("homelab",)) -> Chunk:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from askvault.model import Chunk
-from askvault.store.manifest import MANIFEST_FILE, SCHEMA_VERSION, Manifest
+from askvault.store.manifest.manifest import MANIFEST_FILE, SCHEMA_VERSION, Manifest
 
 PATH = "Homelab/Kodi.md"
 CHUNKS = [

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from askvault.model import Chunk
-from askvault.store.manifest import MANIFEST_FILE, SCHEMA_VERSION, Manifest, content_hash
+from askvault.store.manifest.manifest import MANIFEST_FILE, SCHEMA_VERSION, Manifest, content_hash
 
 CHUNKS = [
     Chunk("de1", "Rezepte/Suppe.md", "Suppe", (), 1, 3, "Kartoffeln", "Suppe\nKartoffeln", ("rezept",), 1.0, "de"),

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from askvault.model import Chunk
-from askvault.store.manifest import MANIFEST_FILE, SCHEMA_VERSION, Manifest
+from askvault.store.manifest.manifest import MANIFEST_FILE, SCHEMA_VERSION, Manifest
 
 LINKS_TABLE = (
     "CREATE TABLE note_links (path TEXT NOT NULL, ordinal INTEGER NOT NULL, target TEXT NOT NULL,"

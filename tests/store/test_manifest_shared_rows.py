@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from askvault.model import Chunk
-from askvault.store.manifest import Manifest
+from askvault.store.manifest.manifest import Manifest
 
 
 def _kodi(n: int, heading: tuple[str, ...], text: str) -> Chunk:

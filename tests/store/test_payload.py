@@ -7,7 +7,7 @@ import uuid
 import pytest
 
 from askvault.model import SearchFilters
-from askvault.store.payload import FilterTerms, collection_of, filter_terms, folders_of, point_id, storage_name
+from askvault.store.vectors.payload import FilterTerms, collection_of, filter_terms, folders_of, point_id, storage_name
 
 
 @pytest.mark.parametrize(

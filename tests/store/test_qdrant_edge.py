@@ -14,9 +14,9 @@ import pytest
 
 from askvault.errors import StoreError
 from askvault.model import SearchFilters
-from askvault.store.edge_collections import drop_collection, list_collections
-from askvault.store.payload import storage_name
-from askvault.store.qdrant_edge import EdgeVectorStore
+from askvault.store.vectors.edge_collections import drop_collection, list_collections
+from askvault.store.vectors.payload import storage_name
+from askvault.store.vectors.qdrant_edge import EdgeVectorStore
 from tests.store.vector_cases import (
     DIM,
     FILTER_CASES,
@@ -137,7 +137,7 @@ async def test_writes_survive_a_crash(tmp_path: Path) -> None:
         f"""
         import asyncio, os
         from pathlib import Path
-        from askvault.store.qdrant_edge import EdgeVectorStore
+        from askvault.store.vectors.qdrant_edge import EdgeVectorStore
         from tests.store.vector_cases import corpus, embed
 
         async def main():
@@ -168,7 +168,7 @@ async def test_a_second_opener_is_refused(store: EdgeVectorStore, tmp_path: Path
         import asyncio
         from pathlib import Path
         from askvault.errors import StoreError
-        from askvault.store.qdrant_edge import EdgeVectorStore
+        from askvault.store.vectors.qdrant_edge import EdgeVectorStore
         try:
             asyncio.run(EdgeVectorStore.open(Path({str(tmp_path / "vectors")!r}), {COLLECTION!r}, {DIM}))
         except StoreError as exc:

@@ -10,7 +10,7 @@ from qdrant_client import AsyncQdrantClient, models
 
 from askvault.errors import StoreError
 from askvault.model import SearchFilters
-from askvault.store.qdrant_server import ServerVectorStore, server_collection
+from askvault.store.vectors.qdrant_server import ServerVectorStore, server_collection
 from tests.store.vector_cases import (
     DIM,
     FILTER_CASES,

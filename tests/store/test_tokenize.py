@@ -7,8 +7,8 @@ import threading
 import pytest
 
 from askvault.errors import ConfigError
-from askvault.store import tokenize
-from askvault.store.tokenize import Tokenizer
+from askvault.store.text import tokenize
+from askvault.store.text.tokenize import Tokenizer
 
 ENGLISH = Tokenizer()
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from askvault.store.multilingual import LanguageTokenizers, main_languages
-from askvault.store.tokenize import Tokenizer
+from askvault.store.text.multilingual import LanguageTokenizers, main_languages
+from askvault.store.text.tokenize import Tokenizer
 
 # The ten singular/plural pairs of `eval/sample-vault/Rezepte` (eval/experiments/query-side.md, experiment 4):
 # (id, one form, the other, meet under the German stemmer, meet under the English one).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from askvault.query.identifiers import identifiers, is_identifier
-from askvault.store.tokenize import Tokenizer
+from askvault.store.text.tokenize import Tokenizer
 
 IS_IDENTIFIER: list[tuple[str, str, bool]] = [
     ("hyphenated-host", "kodi-livingroom", True),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from askvault.api.private_files import ensure_private_dir, read_private, write_private
 from askvault.errors import ConfigError
-from askvault.store.manifest import MANIFEST_FILE
+from askvault.store.manifest.manifest import MANIFEST_FILE
 
 log = logging.getLogger("askvault.api")
 

@@ -110,7 +110,7 @@ class RetrievalParams:
     """The Snowball stemmer for notes whose language is not known (and for every note with `note_languages` off)."""
     note_languages: bool = True
     """Each note is tokenized in its own language: its frontmatter's `lang`/`language`, else detected
-    (`store.detect`); a question in its own language and the vault's main ones. Off: all in `stem_language`."""
+    (`store.text.detect`); a question in its own language and the vault's main ones. Off: all in `stem_language`."""
     dense_weight: float = 1.0
     """Weight of the dense leg in hybrid score fusion: its share of the convex combination (weight / Σ weights;
     `retrieve.fusion.score_fusion`). Single-leg modes rank by 1/(rrf_k + rank)."""

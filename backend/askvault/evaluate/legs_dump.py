@@ -20,7 +20,7 @@ from askvault.model import Chunk, RankedId, TermStat
 from askvault.query.dates import reference_now
 from askvault.retrieve.protocol import Searcher
 from askvault.retrieve.trace import SearchTrace
-from askvault.store.catalog import ChunkCatalog
+from askvault.store.manifest.catalog import ChunkCatalog
 
 FUSED_KEPT = 50
 """How much of the fused order a record keeps: as deep as the legs' default lists."""

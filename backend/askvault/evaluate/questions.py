@@ -14,7 +14,7 @@ import yaml
 from askvault.errors import ConfigError, NoteError
 from askvault.evaluate.files import EVAL_SUFFIXES, EvalFiles, is_eval_file
 from askvault.evaluate.metrics import normalise_whitespace
-from askvault.store.languages import language_code
+from askvault.store.text.languages import language_code
 
 NEGATIVE = "negative"
 """The type of a question whose answer is not in the (indexable part of the) vault."""

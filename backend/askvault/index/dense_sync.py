@@ -13,9 +13,9 @@ from askvault.embed.choice import EmbedderRecord
 from askvault.embed.protocol import Embedder
 from askvault.errors import ModelError
 from askvault.index.report import Progress
-from askvault.store.dense_index import DenseIndex
-from askvault.store.manifest import Manifest
+from askvault.store.manifest.manifest import Manifest
 from askvault.store.protocol import GraphIndexed, VectorStore
+from askvault.store.vectors.dense_index import DenseIndex
 
 log = logging.getLogger(__name__)
 

@@ -32,10 +32,10 @@ from askvault.index.templates import TemplateLines
 from askvault.index.worker import Worker
 from askvault.parse.decode import NotText
 from askvault.parse.links import LinkResolver
-from askvault.store.catalog import ChunkCatalog
-from askvault.store.dense_index import DenseIndex
-from askvault.store.manifest import Manifest, NoteStat
+from askvault.store.manifest.catalog import ChunkCatalog
+from askvault.store.manifest.manifest import Manifest, NoteStat
 from askvault.store.protocol import KeywordIndex
+from askvault.store.vectors.dense_index import DenseIndex
 
 log = logging.getLogger(__name__)
 

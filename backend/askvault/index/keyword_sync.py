@@ -8,8 +8,8 @@ from operator import attrgetter
 from askvault.index.privacy import Redactions
 from askvault.model import Chunk, ChunkInfo
 from askvault.redact.note import has_markers
-from askvault.store.catalog import ChunkCatalog
-from askvault.store.manifest import Manifest
+from askvault.store.manifest.catalog import ChunkCatalog
+from askvault.store.manifest.manifest import Manifest
 from askvault.store.protocol import KeywordIndex
 
 

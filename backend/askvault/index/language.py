@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from askvault.model import Note
-from askvault.store.detect import LanguageDetector
-from askvault.store.languages import language_code
+from askvault.store.text.detect import LanguageDetector
+from askvault.store.text.languages import language_code
 
 LANGUAGE_KEYS = ("lang", "language")
 

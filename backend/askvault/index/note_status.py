@@ -23,8 +23,8 @@ from askvault.parse.documents import document_kind
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
 from askvault.redact.note import heading_key
-from askvault.store.catalog import ChunkCatalog
-from askvault.store.manifest import Manifest
+from askvault.store.manifest.catalog import ChunkCatalog
+from askvault.store.manifest.manifest import Manifest
 
 _STATE: dict[str, NoteState] = {
     "obsidian-excluded": "excluded",

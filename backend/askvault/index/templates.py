@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from askvault.chunk.boilerplate import min_notes
-from askvault.store.manifest import Manifest
+from askvault.store.manifest.manifest import Manifest
 
 TEMPLATES_META_KEY = "template_lines"
 """The manifest meta entry holding the template line signatures the indexed chunks were cut with (JSON list)."""

@@ -8,7 +8,7 @@ from datetime import datetime
 from askvault.query.dates import DateScope, find_date_scope
 from askvault.query.identifiers import identifiers
 from askvault.query.mentions import Mention, parse_mentions
-from askvault.store.multilingual import QueryTerms
+from askvault.store.text.multilingual import QueryTerms
 
 
 @dataclass(frozen=True, slots=True)

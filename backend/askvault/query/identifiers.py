@@ -6,7 +6,7 @@ import unicodedata
 
 import regex
 
-from askvault.store.tokenize import ANY_JOIN, COMPOUND
+from askvault.store.text.tokenize import ANY_JOIN, COMPOUND
 
 _DIGIT = regex.compile(r"\p{N}")
 _ORDINAL = regex.compile(r"\p{N}+(?:st|nd|rd|th)", regex.IGNORECASE)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from askvault.model import Chunk, ChunkInfo
-from askvault.store.catalog import ChunkCatalog
+from askvault.store.manifest.catalog import ChunkCatalog
 
 
 class HitTexts:

@@ -20,9 +20,9 @@ from askvault.retrieve.informative import weigh_noise
 from askvault.retrieve.query_boosts import QueryBoosts
 from askvault.retrieve.timing import STAGE_DIGITS, elapsed_ms
 from askvault.retrieve.trace import SearchTrace
-from askvault.store.catalog import ChunkCatalog
-from askvault.store.dense_index import DenseIndex
+from askvault.store.manifest.catalog import ChunkCatalog
 from askvault.store.protocol import KeywordIndex
+from askvault.store.vectors.dense_index import DenseIndex
 
 log = logging.getLogger(__name__)
 

@@ -46,7 +46,7 @@ def fold(text: str) -> str:
 
 
 def held(text: str, identifiers: Sequence[str]) -> tuple[str, ...]:
-    """The identifiers (casefolded, as `store.tokenize.identifiers` gives them) that occur in `text` as whole
+    """The identifiers (casefolded, as `store.text.tokenize.identifiers` gives them) that occur in `text` as whole
     tokens, exactly and unstemmed, ignoring case."""
     folded = fold(text)
     return tuple(i for i in identifiers if holds_whole(folded, i))

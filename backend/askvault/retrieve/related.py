@@ -22,9 +22,9 @@ from askvault.retrieve.note_similarity import (
     unit_rows,
 )
 from askvault.retrieve.timing import STAGE_DIGITS, elapsed_ms
-from askvault.store.catalog import ChunkCatalog
-from askvault.store.dense_index import DenseIndex
+from askvault.store.manifest.catalog import ChunkCatalog
 from askvault.store.protocol import KeywordIndex, VectorStore
+from askvault.store.vectors.dense_index import DenseIndex
 
 RelatedMethod = Literal["dense", "keyword"]
 NO_NOTE = "no indexed note at this path"

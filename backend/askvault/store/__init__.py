@@ -1,1 +1,1 @@
-"""Store stage: the chunk manifest (SQLite), dense vectors (Qdrant) and the BM25 keyword index."""
+"""Store stage: the manifest (SQLite), the vector engine (Qdrant), the BM25 keyword index and its text analysis."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from askvault.model import Chunk, ChunkInfo, RankedId, SearchFilters, TermStat
-from askvault.store.multilingual import QueryTerms
+from askvault.store.text.multilingual import QueryTerms
 
 
 class VectorStore(Protocol):
@@ -110,7 +110,7 @@ class KeywordIndex(Protocol):
 @runtime_checkable
 class GraphIndexed(VectorStore, Protocol):
     """A vector store that gives itself an approximate (HNSW graph) index once it is big enough, built in the
-    background; searches meanwhile stay as they were (`store.edge_graph_store.GraphVectorStore`)."""
+    background; searches meanwhile stay as they were (`store.vectors.edge_graph_store.GraphVectorStore`)."""
 
     @property
     def graph_state(self) -> str:

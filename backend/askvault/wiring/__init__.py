@@ -26,12 +26,12 @@ from askvault.index.privacy import VisibilityGuard
 from askvault.index.report import Progress
 from askvault.retrieve.hybrid import HybridSearcher
 from askvault.retrieve.related import RelatedNotes
-from askvault.store.bm25 import Bm25Index
-from askvault.store.catalog import ChunkCatalog
-from askvault.store.dense_index import DenseIndex
-from askvault.store.detect import shared_detector
-from askvault.store.manifest import Manifest
-from askvault.store.tokenize import Tokenizer
+from askvault.store.keyword.bm25 import Bm25Index
+from askvault.store.manifest.catalog import ChunkCatalog
+from askvault.store.manifest.manifest import Manifest
+from askvault.store.text.detect import shared_detector
+from askvault.store.text.tokenize import Tokenizer
+from askvault.store.vectors.dense_index import DenseIndex
 from askvault.wire.search_scored import SearchRelevance
 from askvault.wiring.vectors import EdgeFactory, ServerFactory
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from askvault.store.edge_collections import drop_collection, list_collections
-from askvault.store.edge_graph import GraphParams
-from askvault.store.edge_graph_store import GraphVectorStore
 from askvault.store.protocol import VectorStore
-from askvault.store.qdrant_server import ServerVectorStore, server_collection
+from askvault.store.vectors.edge_collections import drop_collection, list_collections
+from askvault.store.vectors.edge_graph import GraphParams
+from askvault.store.vectors.edge_graph_store import GraphVectorStore
+from askvault.store.vectors.qdrant_server import ServerVectorStore, server_collection
 
 log = logging.getLogger(__name__)
 

@@ -14,9 +14,17 @@ from uuid import UUID
 from qdrant_edge import EdgeShard, Point, UpdateOperation
 
 from askvault.errors import StoreError
-from askvault.store.edge_build import RETIRED, SEGMENTS, STAGING, needs_graph, read_graph, run_child, shard_config
-from askvault.store.edge_graph import GraphParams, graph_config
-from askvault.store.qdrant_edge import MIN_FREE_BYTES, EdgeVectorStore
+from askvault.store.vectors.edge_build import (
+    RETIRED,
+    SEGMENTS,
+    STAGING,
+    needs_graph,
+    read_graph,
+    run_child,
+    shard_config,
+)
+from askvault.store.vectors.edge_graph import GraphParams, graph_config
+from askvault.store.vectors.qdrant_edge import MIN_FREE_BYTES, EdgeVectorStore
 
 log = logging.getLogger(__name__)
 

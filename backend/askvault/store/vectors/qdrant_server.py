@@ -16,7 +16,7 @@ from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedR
 
 from askvault.errors import StoreError
 from askvault.model import Chunk, RankedId, SearchFilters
-from askvault.store.payload import (
+from askvault.store.vectors.payload import (
     CHUNK_ID,
     FOLDERS,
     KEYWORD_FIELDS,

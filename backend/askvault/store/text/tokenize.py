@@ -11,8 +11,8 @@ import regex
 import Stemmer
 
 from askvault.errors import ConfigError
-from askvault.store.cjk import bigrams, has_cjk, split_runs
-from askvault.store.stopwords import stop_words as stop_words_of
+from askvault.store.text.cjk import bigrams, has_cjk, split_runs
+from askvault.store.text.stopwords import stop_words as stop_words_of
 
 # `regex`'s \w, unlike `re`'s, includes combining marks, without which Devanagari or Tamil words (Snowball stems
 # both) fall apart; NFKC has already turned other numerals such as `²` into digits.
@@ -66,7 +66,7 @@ class Tokenizer:
       `/ \\ @ : =` that is itself a compound (`nginx.conf`, `example.com`), plus every part treated as above;
       one-character parts are dropped (`10.0.0.5` → `10.0.0.5`, `10`), since they only add noise.
     - `camelCase`/`PascalCase` tokens also yield their words (`camelCase` → `camelcas`, `camel`, `case`).
-    - Runs of Han, kana or Hangul become overlapping character bigrams (`store.cjk`), in any language: Chinese
+    - Runs of Han, kana or Hangul become overlapping character bigrams (`store.text.cjk`), in any language: Chinese
       and Japanese have no spaces between words, and one term per clause would match nothing.
     """
 
@@ -77,7 +77,7 @@ class Tokenizer:
         stop_words: frozenset[str] | None = None,
     ) -> None:
         """`language` is a Snowball algorithm name, or None for no stemming (CJK, a language Snowball lacks);
-        `stop_words` replaces the language's own list (query analysis across languages, `store.multilingual`)."""
+        `stop_words` replaces the language's own list (query analysis across languages, `store.text.multilingual`)."""
         name = language.strip().lower() if language is not None else None
         if name is not None and name not in Stemmer.algorithms():
             raise ConfigError(

@@ -10,11 +10,11 @@ import numpy as np
 
 from askvault.errors import BadRequest
 from askvault.model import ChunkInfo, RankedId, TermStat
-from askvault.store.bm25_build import Snapshot, build, empty
-from askvault.store.bm25_stats import lucene_idf
-from askvault.store.multilingual import Detect, LanguageTokenizers, QueryTerms
+from askvault.store.keyword.build import Snapshot, build, empty
+from askvault.store.keyword.stats import lucene_idf
 from askvault.store.protocol import KeywordResult
-from askvault.store.tokenize import Tokenizer
+from askvault.store.text.multilingual import Detect, LanguageTokenizers, QueryTerms
+from askvault.store.text.tokenize import Tokenizer
 
 __all__ = ["Bm25Index", "lucene_idf"]
 
@@ -26,7 +26,7 @@ class Bm25Index:
     Scores equal rank-bm25's `get_scores` with a Lucene IDF (`tests/store/bm25_oracle.py`, the tests' oracle) on
     every chunk they cover, but only the chunks in the postings of the query's terms are touched, with numpy over
     those postings' term frequencies and their chunks' length norms, instead of a Python loop over every chunk.
-    A rebuild (`bm25_build`) tokenizes only new or changed text and takes every other chunk's terms from the
+    A rebuild (`build`) tokenizes only new or changed text and takes every other chunk's terms from the
     last snapshot's postings, so a rebuild after one note changed tokenizes only that note, and nothing but the
     postings and a few numbers a chunk is kept between rebuilds.
     """

@@ -1,4 +1,4 @@
-"""The manifest's vector rows: which collection holds a vector for which chunk's current text (`store.manifest`)."""
+"""The manifest's vector rows: which collection holds a vector for which chunk's current text (`manifest.Manifest`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 
 from askvault.model import Chunk
-from askvault.store.manifest_rows import CHUNK_COLUMNS, Row, row_chunk
+from askvault.store.manifest.rows import CHUNK_COLUMNS, Row, row_chunk
 
 PAGE = 500
 """Rows per page when iterating, and ids per `IN (...)` list (well under SQLite's variable limit)."""

@@ -2,7 +2,7 @@
 
 The engine's `optimize` holds the GIL for the whole build (minutes at a million vectors), so the serving process
 never runs it on a graph shard: it flushes and copies its shard while writes wait (searches go on), a child
-(`python -m askvault.store.edge_build`) builds the graph on the copy at low priority, and the store then swaps
+(`python -m askvault.store.vectors.edge_build`) builds the graph on the copy at low priority, and the store then swaps
 the copy in, replaying every write the journal recorded since the copy. A copy of more than
 `GraphParams.segment_points` points is rewritten into a new shard one graph segment at a time (`build_here`).
 Searches stay exact on the old shard until the swap, which only waits for the searches in flight. An
@@ -24,7 +24,7 @@ from uuid import UUID
 from qdrant_edge import EdgeConfig, EdgeShard, Point, ScrollRequest, UpdateOperation
 
 from askvault.errors import StoreError
-from askvault.store.edge_graph import GraphParams, graph_config, payload_index, plain_config
+from askvault.store.vectors.edge_graph import GraphParams, graph_config, payload_index, plain_config
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ async def run_child(staging: Path, dim: int, params: GraphParams) -> None:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "askvault.store.edge_build",
+        "askvault.store.vectors.edge_build",
         str(staging),
         str(dim),
         json.dumps(params.to_json()),

@@ -25,7 +25,7 @@ from types import TracebackType
 
 from askvault.errors import StoreError
 from askvault.model import Chunk, ChunkText
-from askvault.store.manifest_rows import (
+from askvault.store.manifest.rows import (
     ALIASES_COLUMN,
     CHUNK_COLUMNS,
     DROP_LINKS,
@@ -44,9 +44,9 @@ from askvault.store.manifest_rows import (
     content_hash,
     row_chunk,
 )
-from askvault.store.manifest_texts import TextReader
-from askvault.store.manifest_vectors import PAGE as _PAGE
-from askvault.store.manifest_vectors import VectorRows, drop_vectors
+from askvault.store.manifest.text_reader import TextReader
+from askvault.store.manifest.vector_rows import PAGE as _PAGE
+from askvault.store.manifest.vector_rows import VectorRows, drop_vectors
 
 __all__ = ["MANIFEST_FILE", "SCHEMA_VERSION", "Manifest", "NoteDelta", "NoteStat", "content_hash"]
 
@@ -297,7 +297,7 @@ class Manifest(VectorRows):
 
     def chunk_texts(self, ids: Sequence[str]) -> dict[str, ChunkText]:
         """The text and index text of the chunks that exist among `ids`, on a connection of their own
-        (`manifest_texts`): a chunk removed since its caller's catalog snapshot is simply left out."""
+        (`text_reader`): a chunk removed since its caller's catalog snapshot is simply left out."""
         return self._texts.texts(ids)
 
     def get_chunk(self, chunk_id: str) -> Chunk | None:

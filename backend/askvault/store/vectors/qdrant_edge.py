@@ -41,10 +41,10 @@ from qdrant_edge import (
 
 from askvault.errors import StoreError
 from askvault.model import Chunk, RankedId, SearchFilters
-from askvault.store.edge_build import read_graph, recover, shard_config
-from askvault.store.edge_collections import CONFIG_FILE, claim, release
-from askvault.store.edge_graph import payload_index, search_params
-from askvault.store.payload import (
+from askvault.store.vectors.edge_build import read_graph, recover, shard_config
+from askvault.store.vectors.edge_collections import CONFIG_FILE, claim, release
+from askvault.store.vectors.edge_graph import payload_index, search_params
+from askvault.store.vectors.payload import (
     CHUNK_ID,
     FOLDERS,
     KEYWORD_FIELDS,

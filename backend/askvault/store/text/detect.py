@@ -12,8 +12,8 @@ import py3langid  # type: ignore[import-untyped]  # ships no type information
 import regex
 from py3langid.langid import MODEL_FILE, LanguageIdentifier  # type: ignore[import-untyped]
 
-from askvault.store.cjk import has_cjk
-from askvault.store.languages import actionable_codes, language_code
+from askvault.store.text.cjk import has_cjk
+from askvault.store.text.languages import actionable_codes, language_code
 
 MIN_CONFIDENCE = 0.5
 """Below this probability a text counts as undetected (the default language). Short texts score low, and a

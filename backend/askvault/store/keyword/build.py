@@ -12,8 +12,8 @@ import numpy as np
 import numpy.typing as npt
 
 from askvault.model import Chunk, ChunkInfo
-from askvault.store.bm25_stats import Postings, Tf, bm25_weights, csr, text_digest
-from askvault.store.multilingual import LanguageTokenizers, main_languages
+from askvault.store.keyword.stats import Postings, Tf, bm25_weights, csr, text_digest
+from askvault.store.text.multilingual import LanguageTokenizers, main_languages
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +24,7 @@ class Snapshot:
     vocab: dict[str, int]
     """Term → term number. Shared with later rebuilds, which add terms: a number past the end of `idf`, or a term
     whose postings are empty (df 0), is a term these chunks do not hold. A rebuild that renumbers the vocabulary
-    (`bm25_stats.csr`) makes a new one, and this one is no longer written to."""
+    (`stats.csr`) makes a new one, and this one is no longer written to."""
     idf: npt.NDArray[np.float64]
     """IDF per term number."""
     indptr: npt.NDArray[np.int64]

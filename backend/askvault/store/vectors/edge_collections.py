@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 
 from askvault.errors import StoreError
-from askvault.store.payload import collection_of, storage_name
+from askvault.store.vectors.payload import collection_of, storage_name
 
 CONFIG_FILE = "edge_config.json"
 """The engine's file in every shard folder: a folder holding it is a stored collection."""

@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from askvault.store.languages import code_of_algorithm, language_code, snowball_algorithm
-from askvault.store.stopwords import stop_words
-from askvault.store.tokenize import Tokenizer
+from askvault.store.text.languages import code_of_algorithm, language_code, snowball_algorithm
+from askvault.store.text.stopwords import stop_words
+from askvault.store.text.tokenize import Tokenizer
 
 MAIN_SHARE = 0.10
 """A language of at least this share of the notes is one the vault is written in: every question is analysed
@@ -17,7 +17,7 @@ in it as well as in its own language."""
 MAIN_AT_MOST = 3
 
 Detect = Callable[[str], str | None]
-"""A question's language code, or None when unsure (`store.detect.LanguageDetector.detect`)."""
+"""A question's language code, or None when unsure (`store.text.detect.LanguageDetector.detect`)."""
 
 
 def main_languages(notes_per_language: Mapping[str, int]) -> tuple[str, ...]:
