@@ -73,7 +73,7 @@ describe("a hostile answer: remote images and links never load, streaming or not
 			"the hostile answer to finish",
 			async () => {
 				const snapshot = await harness(page, () => {
-					const turns = window.askVaultHarness.view()?.state.turns ?? [];
+					const turns = window.askVaultHarness.turns();
 					const bodies = document.querySelectorAll(".ask-vault-answer-body");
 					return {
 						turn: turns[turns.length - 1] ?? null,

@@ -20,7 +20,7 @@ export async function ask(page, question) {
 
 export async function lastTurn(page) {
 	return harness(page, () => {
-		const turns = window.askVaultHarness.view()?.state.turns ?? [];
+		const turns = window.askVaultHarness.turns();
 		return turns[turns.length - 1] ?? null;
 	});
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { truncatedNotice } from "../src/answer/notice";
 import { parseAskEvent } from "../src/sidecar/wire";
 import { askLines } from "./helpers";
-import { metrics, ndjson, routes, useChatView, view, waitFor } from "./viewSetup";
+import { metrics, ndjson, routes, turnsOf, useChatView, view, waitFor } from "./viewSetup";
 
 useChatView();
 
@@ -53,7 +53,7 @@ describe("chat view", () => {
 		routes["/api/ask"] = answer("length", true);
 		const v = view();
 		v.ask({ question: "which port?" });
-		await waitFor(() => v.state.turns[0]?.status === "done", "done");
+		await waitFor(() => turnsOf(v)[0]?.status === "done", "done");
 		const cut = await waitFor(() => v.contentEl.querySelector(".ask-vault-answer-cut:not(.is-hidden)"), "the cut notice");
 		expect(cut.textContent).toBe("The answer was cut off: the model reached its length limit.");
 	});
@@ -62,7 +62,7 @@ describe("chat view", () => {
 		routes["/api/ask"] = answer("stop", false);
 		const v = view();
 		v.ask({ question: "which port?" });
-		await waitFor(() => v.state.turns[0]?.status === "done", "done");
+		await waitFor(() => turnsOf(v)[0]?.status === "done", "done");
 		await waitFor(() => v.contentEl.querySelector(".ask-vault-answer-body")?.textContent?.includes("5433"), "the answer");
 		const cut = v.contentEl.querySelector(".ask-vault-answer-cut");
 		expect(cut?.classList.contains("is-hidden")).toBe(true);

@@ -5,7 +5,7 @@ import * as shim from "../e2e/shim/obsidian";
 import { linktextFor, sentSources } from "../src/answer/citations";
 import { VIEW_TYPE_CHAT } from "../src/constants";
 import { askLines, bodyOf, fixtureJson } from "./helpers";
-import { calls, ndjson, retrieval, routes, useChatView, view, waitFor } from "./viewSetup";
+import { calls, ndjson, retrieval, routes, turnsOf, useChatView, view, waitFor } from "./viewSetup";
 
 useChatView();
 
@@ -13,12 +13,12 @@ describe("chat view", () => {
 	it("streams the golden answer with citations, sources and inspector", async () => {
 		const v = view();
 		v.ask({ question: "and its port?" });
-		await waitFor(() => v.state.turns[0]?.status === "done" && v.state.turns[0], "done");
+		await waitFor(() => turnsOf(v)[0]?.status === "done" && turnsOf(v)[0], "done");
 		const r = retrieval();
 		const el = v.contentEl;
-		await waitFor(() => el.querySelector(".ask-vault-answer-body")?.textContent?.includes(v.state.turns[0]!.text.slice(0, 10)), "render");
+		await waitFor(() => el.querySelector(".ask-vault-answer-body")?.textContent?.includes(turnsOf(v)[0]!.text.slice(0, 10)), "render");
 		const citations = Array.from(el.querySelectorAll<HTMLElement>(".ask-vault-answer-body a.ask-vault-citation"));
-		const answer = v.state.turns[0]!.text;
+		const answer = turnsOf(v)[0]!.text;
 		const sent = sentSources(r);
 		const expected = [...answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])).filter((n) => sent.some((s) => s.n === n));
 		expect(citations.map((c) => Number(c.getAttribute("data-ask-vault-n")))).toEqual(expected);
@@ -55,7 +55,7 @@ describe("chat view", () => {
 		routes["/api/ask"] = (call) => ndjson([{ ...(first as Record<string, unknown>), date_scope }, ...rest], 0, call.init.signal);
 		const v = view();
 		v.ask({ question: "what did I cook last week" });
-		await waitFor(() => v.state.turns[0]?.status === "done" && v.state.turns[0], "done");
+		await waitFor(() => turnsOf(v)[0]?.status === "done" && turnsOf(v)[0], "done");
 		const line = await waitFor(() => v.contentEl.querySelector(".ask-vault-query .ask-vault-date-scope"), "dates line");
 		expect(line.textContent).toBe(text);
 		expect(line.classList.contains("ask-vault-muted")).toBe(muted);
@@ -64,7 +64,7 @@ describe("chat view", () => {
 	it("without a date phrase the inspector has no Dates line", async () => {
 		const v = view();
 		v.ask({ question: "and its port?" });
-		await waitFor(() => v.state.turns[0]?.status === "done" && v.state.turns[0], "done");
+		await waitFor(() => turnsOf(v)[0]?.status === "done" && turnsOf(v)[0], "done");
 		await waitFor(() => v.contentEl.querySelector(".ask-vault-query"), "inspector");
 		expect(v.contentEl.querySelector(".ask-vault-date-scope")).toBeNull();
 	});
@@ -111,9 +111,9 @@ describe("chat view", () => {
 	it("follow-ups send the history; New conversation clears it", async () => {
 		const v = view();
 		v.ask({ question: "first?" });
-		await waitFor(() => v.state.turns[0]?.status === "done", "first answer");
+		await waitFor(() => turnsOf(v)[0]?.status === "done", "first answer");
 		v.ask({ question: "and then?", context: "ctx", text: "and then? (scoped)", filters: { folder: "Homelab" } });
-		await waitFor(() => v.state.turns[1]?.status === "done", "second answer");
+		await waitFor(() => turnsOf(v)[1]?.status === "done", "second answer");
 		const asks = calls.filter((c) => c.url.endsWith("/api/ask")).map((c) => bodyOf(c));
 		expect(asks[1]).toEqual({
 			question: "and then? (scoped)",
@@ -121,14 +121,17 @@ describe("chat view", () => {
 			filters: { folder: "Homelab" },
 			history: [
 				{ role: "user", content: "first?" },
-				{ role: "assistant", content: v.state.turns[0]!.text },
+				{ role: "assistant", content: turnsOf(v)[0]!.text },
 			],
 		});
 		expect(v.contentEl.querySelectorAll(".ask-vault-turn")).toHaveLength(2);
 		v.contentEl.querySelector<HTMLButtonElement>(".ask-vault-new")!.click();
 		expect(v.contentEl.querySelectorAll(".ask-vault-turn")).toHaveLength(0);
+		expect(turnsOf(v)).toEqual([]);
+		// The turn views are unloaded, and the components of their answers' renders with them.
+		expect((v as unknown as shim.Component).childCount).toBe(0);
 		v.ask({ question: "fresh" });
-		await waitFor(() => v.state.turns[0]?.status === "done", "fresh answer");
+		await waitFor(() => turnsOf(v)[0]?.status === "done", "fresh answer");
 		const last = bodyOf(calls.filter((c) => c.url.endsWith("/api/ask")).pop());
 		expect(last.history).toBeUndefined();
 	});
@@ -138,8 +141,8 @@ describe("chat view", () => {
 		const input = v.contentEl.querySelector<HTMLTextAreaElement>(".ask-vault-input")!;
 		input.value = "typed question";
 		input.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
-		await waitFor(() => v.state.turns[0]?.status === "done", "answer");
-		expect(v.state.turns[0]?.question).toBe("typed question");
+		await waitFor(() => turnsOf(v)[0]?.status === "done", "answer");
+		expect(turnsOf(v)[0]?.question).toBe("typed question");
 		expect(input.value).toBe("");
 	});
 });

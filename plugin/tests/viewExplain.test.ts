@@ -2,7 +2,7 @@
 /** "Why not…?" in the chat view: the control on a finished turn, the fuzzy note picker, the explanation in the inspector. */
 import { describe, expect, it } from "vitest";
 import { bodyOf, fixtureJson, jsonResponse } from "./helpers";
-import { app, calls, ndjson, retrieval, routes, useChatView, view, waitFor } from "./viewSetup";
+import { app, calls, ndjson, retrieval, routes, turnsOf, useChatView, view, waitFor } from "./viewSetup";
 
 useChatView();
 
@@ -14,7 +14,7 @@ async function answered() {
 	for (const path of VAULT) app.vault.addFile__(path);
 	const v = view();
 	v.ask({ question: "and which port does it use?" });
-	await waitFor(() => v.state.turns[0]?.status === "done", "the answer");
+	await waitFor(() => turnsOf(v)[0]?.status === "done", "the answer");
 	return v;
 }
 
@@ -147,8 +147,8 @@ describe("Why not…?", () => {
 		const v = await answered();
 		await pick(v.contentEl, "kodi", "Homelab/Kodi.md");
 		await waitFor(() => v.contentEl.querySelector(".ask-vault-explain-summary"), "the explanation");
-		v.retry(v.state.turns[0]!.id);
-		await waitFor(() => v.state.turns[0]?.status === "done", "the answer again");
+		v.retry(turnsOf(v)[0]!.id);
+		await waitFor(() => turnsOf(v)[0]?.status === "done", "the answer again");
 		expect(v.contentEl.querySelector(".ask-vault-explain-summary")).toBeNull();
 		expect(whyNot(v.contentEl).textContent).toBe("Why not…?");
 	});
@@ -157,7 +157,7 @@ describe("Why not…?", () => {
 		routes["/api/ask"] = (call) => ndjson([{ type: "error", code: "model_missing", message: "ollama pull x" }], 0, call.init.signal);
 		const v = view();
 		v.ask({ question: "q" });
-		await waitFor(() => v.state.turns[0]?.status === "error", "the error");
+		await waitFor(() => turnsOf(v)[0]?.status === "error", "the error");
 		expect(v.contentEl.querySelector("button.ask-vault-why-not")).toBeNull();
 	});
 });

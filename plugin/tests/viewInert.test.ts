@@ -2,7 +2,7 @@
 /** The chat view never shows a live remote image or link: streamed, finished, stopped and failed answers are rendered inert, with a notice. */
 import { describe, expect, it } from "vitest";
 import { askLines } from "./helpers";
-import { longAnswer, metrics, ndjson, routes, useChatView, view, waitFor, watchAnswer } from "./viewSetup";
+import { longAnswer, metrics, ndjson, routes, turnsOf, useChatView, view, waitFor, watchAnswer } from "./viewSetup";
 
 useChatView();
 
@@ -11,7 +11,7 @@ describe("chat view", () => {
 		const v = view();
 		const watch = watchAnswer(v.contentEl);
 		v.ask({ question: "and its port?" });
-		const turn = await waitFor(() => v.state.turns[0]?.status === "done" && v.state.turns[0], "done");
+		const turn = await waitFor(() => turnsOf(v)[0]?.status === "done" && turnsOf(v)[0], "done");
 		const body = await waitFor(() => {
 			const el = v.contentEl.querySelector(".ask-vault-answer-body");
 			return el?.textContent?.includes("[image removed: evil.example]") && el;
@@ -55,7 +55,7 @@ describe("chat view", () => {
 		const v = view();
 		const watch = watchAnswer(v.contentEl);
 		v.ask({ question: "q" });
-		await waitFor(() => v.state.turns[0]?.status === "done", "done", 5000);
+		await waitFor(() => turnsOf(v)[0]?.status === "done", "done", 5000);
 		await waitFor(() => v.contentEl.querySelector(".ask-vault-answer-body code")?.textContent === "https://evil.example", "final render");
 		watch.stop();
 		expect(watch.images).toEqual([]);
@@ -84,7 +84,7 @@ describe("chat view", () => {
 			);
 		const v = view();
 		v.ask({ question: "q" });
-		await waitFor(() => v.state.turns[0]?.status === "done", "done");
+		await waitFor(() => turnsOf(v)[0]?.status === "done", "done");
 		const notice = await waitFor(() => v.contentEl.querySelector(".ask-vault-answer-notice:not(.is-hidden)"), "notice");
 		expect(notice.textContent).toBe("Made inert: 1 remote image (evil.example), 1 HTML tag (iframe).");
 		await waitFor(() => v.contentEl.querySelector(".ask-vault-answer-body")?.textContent?.includes("<iframe>"), "render");
@@ -104,7 +104,7 @@ describe("chat view", () => {
 			);
 		const v = view();
 		v.ask({ question: "q" });
-		await waitFor(() => v.state.turns[0]?.status === "done", "done");
+		await waitFor(() => turnsOf(v)[0]?.status === "done", "done");
 		await waitFor(() => v.contentEl.querySelector(".ask-vault-answer-body")?.textContent === "Port 5433 [1].", "render");
 		expect(v.contentEl.querySelector(".ask-vault-answer-notice")?.classList.contains("is-hidden")).toBe(true);
 	});
@@ -122,13 +122,13 @@ describe("chat view", () => {
 			);
 		const v = view();
 		v.ask({ question: "q" });
-		await waitFor(() => v.state.turns[0]?.status === "error", "error");
+		await waitFor(() => turnsOf(v)[0]?.status === "error", "error");
 		const body = await waitFor(() => {
 			const el = v.contentEl.querySelector(".ask-vault-answer-body");
 			return el?.textContent === "Postgres [image removed: evil.example] and" && el;
 		}, "partial");
 		expect(body.querySelectorAll("img")).toHaveLength(0);
-		expect(v.state.turns[0]?.text).toBe("Postgres [image removed: evil.example] and");
+		expect(turnsOf(v)[0]?.text).toBe("Postgres [image removed: evil.example] and");
 	});
 
 	it("Stop in the middle of an image keeps the raw text but shows it inert", async () => {
@@ -136,9 +136,9 @@ describe("chat view", () => {
 			ndjson([askLines()[0], { type: "token", text: "Port ![x](https://evil.example/p.png) then " }, ...longAnswer(40)], 20, call.init.signal);
 		const v = view();
 		v.ask({ question: "q" });
-		await waitFor(() => v.state.turns[0]?.text.includes("word1"), "some words");
+		await waitFor(() => turnsOf(v)[0]?.text.includes("word1"), "some words");
 		v.stop();
-		const turn = await waitFor(() => v.state.turns[0]?.status === "stopped" && v.state.turns[0], "stopped");
+		const turn = await waitFor(() => turnsOf(v)[0]?.status === "stopped" && turnsOf(v)[0], "stopped");
 		expect(turn.text).toContain("![x](https://evil.example/p.png)");
 		await waitFor(() => v.contentEl.querySelector(".ask-vault-answer-body")?.textContent?.startsWith("Port [image removed: evil.example] then"), "inert");
 		expect(v.contentEl.querySelectorAll(".ask-vault-answer-body img")).toHaveLength(0);

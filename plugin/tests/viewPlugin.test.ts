@@ -5,7 +5,7 @@ import * as shim from "../e2e/shim/obsidian";
 import { linktextFor } from "../src/answer/citations";
 import { VIEW_TYPE_CHAT, VIEW_TYPE_RELATED } from "../src/constants";
 import { bodyOf, bytes, fixtureJson, jsonResponse } from "./helpers";
-import { app, calls, plugin, routes, useChatView, view, waitFor } from "./viewSetup";
+import { app, calls, plugin, routes, turnsOf, useChatView, view, waitFor } from "./viewSetup";
 
 useChatView();
 
@@ -127,7 +127,7 @@ describe("commands", () => {
 		textarea.value = "which port?";
 		textarea.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
 		const v = view();
-		await waitFor(() => v.state.turns[0]?.status === "done", "answer");
+		await waitFor(() => turnsOf(v)[0]?.status === "done", "answer");
 		const body = bodyOf(calls.find((c) => c.url.endsWith("/api/ask")));
 		expect(body).toMatchObject({ question: 'About the note "Postgres": which port?', filters: { folder: "Homelab" } });
 		expect(v.contentEl.querySelector(".ask-vault-question-context")?.textContent).toBe('About "Postgres"');

@@ -5,7 +5,7 @@ import * as shim from "../e2e/shim/obsidian";
 import { linktextFor } from "../src/answer/citations";
 import { parseAskEvent, type RetrievalEvent } from "../src/sidecar/wire";
 import { abstainLines, askLines, bodyOf } from "./helpers";
-import { calls, ndjson, routes, useChatView, view, waitFor } from "./viewSetup";
+import { calls, ndjson, routes, turnsOf, useChatView, view, waitFor } from "./viewSetup";
 
 useChatView();
 
@@ -22,7 +22,7 @@ function answerForcedOnly(): void {
 async function askUncovered() {
 	const v = view();
 	v.ask({ question: "What is the wifi password of the boat in the harbour?" });
-	await waitFor(() => v.state.turns[0]?.status === "done", "the abstained turn");
+	await waitFor(() => turnsOf(v)[0]?.status === "done", "the abstained turn");
 	return v;
 }
 
@@ -104,8 +104,8 @@ describe("an abstained answer", () => {
 			bodyOf(call).force === true ? ndjson(askLines(), 1, call.init.signal) : abstainThenHold(call.init.signal);
 		const v = await askUncovered();
 		v.contentEl.querySelector<HTMLButtonElement>("button.ask-vault-ask-anyway")!.click();
-		await waitFor(() => v.state.turns[0]?.status === "done" && v.state.turns[0]?.retrieval?.relevance?.answer, "the forced answer");
-		expect(v.state.turns).toHaveLength(1);
+		await waitFor(() => turnsOf(v)[0]?.status === "done" && turnsOf(v)[0]?.retrieval?.relevance?.answer, "the forced answer");
+		expect(turnsOf(v)).toHaveLength(1);
 		expect(asks().map((a) => a.force ?? false)).toEqual([false, true]);
 	});
 
@@ -113,13 +113,13 @@ describe("an abstained answer", () => {
 		answerForcedOnly();
 		const v = await askUncovered();
 		v.contentEl.querySelector<HTMLButtonElement>("button.ask-vault-ask-anyway")!.click();
-		await waitFor(() => v.state.turns[0]?.status === "done" && v.state.turns[0]?.retrieval?.relevance?.answer, "the forced answer");
+		await waitFor(() => turnsOf(v)[0]?.status === "done" && turnsOf(v)[0]?.retrieval?.relevance?.answer, "the forced answer");
 		expect(asks()).toEqual([
 			{ question: "What is the wifi password of the boat in the harbour?", k: 8 },
 			{ question: "What is the wifi password of the boat in the harbour?", k: 8, force: true },
 		]);
 		const el = v.contentEl;
-		expect(v.state.turns).toHaveLength(1);
+		expect(turnsOf(v)).toHaveLength(1);
 		await waitFor(() => el.querySelector(".ask-vault-source-list li a[data-ask-vault-n]"), "the sources sent");
 		expect(el.querySelector(".ask-vault-closest")).toBeNull();
 		expect(el.querySelector("button.ask-vault-ask-anyway")).toBeNull();

@@ -9,7 +9,7 @@ import { RemoteStore } from "../src/plugin/remoteStore";
 import { notInThisCopy } from "../src/ui/openNote";
 import { AskVaultSettingTab } from "../src/ui/settingTab";
 import { bodyOf, jsonResponse } from "./helpers";
-import { app, calls, plugin, retrieval, routes, useChatView, view, waitFor } from "./viewSetup";
+import { app, calls, plugin, retrieval, routes, turnsOf, useChatView, view, waitFor } from "./viewSetup";
 
 useChatView();
 
@@ -73,7 +73,7 @@ describe("pairing", () => {
 		expect((events.init.headers as Record<string, string>).Authorization).toBe("Bearer device-token-1");
 		const before = calls.length;
 		view().ask({ question: "q" });
-		await waitFor(() => view().state.turns[0]?.status === "done", "the answer");
+		await waitFor(() => turnsOf(view())[0]?.status === "done", "the answer");
 		const asked = calls.slice(before).filter((c) => c.url.endsWith("/api/ask"));
 		expect(asked.map((c) => c.url)).toEqual([`https://${ADDRESS}/api/ask`]);
 		expect(plugin.connection.lastEndpoint).toMatchObject({ baseUrl: `https://${ADDRESS}`, via: "remote" });

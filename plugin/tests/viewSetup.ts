@@ -4,7 +4,9 @@ import { afterEach, beforeEach, expect } from "vitest";
 import * as shim from "../e2e/shim/obsidian";
 import { TOKEN_SECRET_ID, VIEW_TYPE_CHAT } from "../src/constants";
 import AskVaultPlugin from "../src/main";
+import type { Turn } from "../src/answer/state";
 import { ChatView } from "../src/ui/chatView";
+import { TurnView } from "../src/ui/turnView";
 import { parseAskEvent, type RetrievalEvent } from "../src/sidecar/wire";
 import { askLines, bytes, type Call, fixtureJson, jsonResponse, streamResponse } from "./helpers";
 
@@ -42,6 +44,12 @@ export function view(): ChatView {
 	return v;
 }
 
+/** The conversation the chat view shows, oldest turn first: the turn each of its turn views (child components) shows. */
+export function turnsOf(v: ChatView): Turn[] {
+	const children: readonly unknown[] = (v as unknown as shim.Component).children__();
+	return children.flatMap((child) => (child instanceof TurnView ? [child.turn] : []));
+}
+
 export const longAnswer = (n: number) => Array.from({ length: n }, (_, i) => ({ type: "token", text: `word${i} ` }));
 
 export const metrics = {
@@ -65,6 +73,16 @@ export function watchAnswer(root: HTMLElement): { images: string[]; texts: strin
 	});
 	observer.observe(root, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["src"] });
 	return { images, texts, stop: () => observer.disconnect() };
+}
+
+/** Counts the renders that reached an answer body in `root`: each one swaps the body's children at once (one DOM change). */
+export function watchRenders(root: HTMLElement): { count: () => number; stop: () => void } {
+	let count = 0;
+	const observer = new MutationObserver((records) => {
+		for (const r of records) if (r.target.instanceOf(Element) && r.target.matches(".ask-vault-answer-body")) count += 1;
+	});
+	observer.observe(root, { subtree: true, childList: true });
+	return { count: () => count, stop: () => observer.disconnect() };
 }
 
 /**

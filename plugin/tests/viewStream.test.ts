@@ -2,7 +2,7 @@
 /** The chat view when a stream is cut short: Stop keeps the partial answer; sidecar errors show as written, with Retry. */
 import { describe, expect, it } from "vitest";
 import { askLines, jsonResponse } from "./helpers";
-import { calls, longAnswer, ndjson, routes, useChatView, view, waitFor } from "./viewSetup";
+import { calls, longAnswer, ndjson, routes, turnsOf, useChatView, view, waitFor, watchRenders } from "./viewSetup";
 
 useChatView();
 
@@ -11,12 +11,14 @@ describe("chat view", () => {
 		routes["/api/ask"] = (call) =>
 			ndjson([askLines()[0], ...longAnswer(60), { type: "done", answer: "never", citations: [], no_results: false, metrics: {} }], 15, call.init.signal);
 		const v = view();
+		const renders = watchRenders(v.contentEl);
 		v.ask({ question: "q" });
-		await waitFor(() => (v.renderCounts()[0] ?? 0) >= 3, "several renders");
+		await waitFor(() => renders.count() >= 3, "several renders");
+		renders.stop();
 		const button = v.contentEl.querySelector<HTMLButtonElement>(".ask-vault-send")!;
 		expect(button.textContent).toBe("Stop");
 		button.click();
-		const turn = await waitFor(() => v.state.turns[0]?.status === "stopped" && v.state.turns[0], "stopped");
+		const turn = await waitFor(() => turnsOf(v)[0]?.status === "stopped" && turnsOf(v)[0], "stopped");
 		expect(turn.text.startsWith("word0 word1 word2")).toBe(true);
 		expect(turn.text).not.toContain("word59");
 		expect(calls.find((c) => c.url.endsWith("/api/ask"))?.init.signal?.aborted).toBe(true);
@@ -34,7 +36,7 @@ describe("chat view", () => {
 		expect(box.textContent).toContain("model_missing");
 		routes["/api/ask"] = (call) => ndjson(askLines(), 0, call.init.signal);
 		box.querySelector<HTMLButtonElement>(".ask-vault-retry")!.click();
-		await waitFor(() => v.state.turns[0]?.status === "done", "retried answer");
+		await waitFor(() => turnsOf(v)[0]?.status === "done", "retried answer");
 		const asks = calls.filter((c) => c.url.endsWith("/api/ask"));
 		expect(asks).toHaveLength(2);
 		expect(asks[1]?.init.body).toBe(asks[0]?.init.body);

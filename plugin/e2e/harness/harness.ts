@@ -148,24 +148,38 @@ class Harness {
 	}
 
 	/** The chat view, found the way the plugin finds it (never kept). */
-	view(): (obsidian.View & { state: { turns: { status: string; text: string; retrieval: unknown }[] }; renderCounts(): number[] }) | null {
+	view(): obsidian.View | null {
 		const leaf = this.app?.workspace.getLeavesOfType("ask-vault-chat")[0];
-		return (leaf?.view as never) ?? null;
+		return leaf?.view ?? null;
 	}
 
-	/** Records every distinct text of answer bodies as it changes (proves renders happen while streaming). */
-	watchAnswers(): () => string[] {
-		const seen: string[] = [];
-		const observer = new MutationObserver(() => {
+	/**
+	 * The conversation the chat view shows, oldest turn first: the turn each of its turn views shows (its child
+	 * components with a `turn`; the plugin's TurnView class is inside dist/main.js, so it is found by that).
+	 */
+	turns(): unknown[] {
+		const children: readonly object[] = this.view()?.children__() ?? [];
+		return children.flatMap((child) => ("turn" in child ? [child.turn] : []));
+	}
+
+	/**
+	 * Records every distinct text of answer bodies as it changes, and counts the renders that reached one (each
+	 * swaps a body's children at once: one DOM change), to prove renders happen while streaming.
+	 */
+	watchAnswers(): () => { texts: string[]; renders: number } {
+		const texts: string[] = [];
+		let renders = 0;
+		const observer = new MutationObserver((records) => {
+			for (const r of records) if (r.type === "childList" && r.target instanceof Element && r.target.matches(".ask-vault-answer-body")) renders += 1;
 			const bodies = document.querySelectorAll(".ask-vault-answer-body");
 			const last = bodies[bodies.length - 1];
 			const text = last?.textContent ?? "";
-			if (text !== "" && seen[seen.length - 1] !== text) seen.push(text);
+			if (text !== "" && texts[texts.length - 1] !== text) texts.push(text);
 		});
 		observer.observe(document.body, { subtree: true, childList: true, characterData: true });
 		return () => {
 			observer.disconnect();
-			return seen;
+			return { texts, renders };
 		};
 	}
 

@@ -118,6 +118,10 @@ export class Component {
 	get childCount(): number {
 		return this._children.length;
 	}
+	/** Test hook: the child components, in the order they were added (Obsidian keeps them as `_children`). */
+	children__(): readonly Component[] {
+		return this._children;
+	}
 	register(fn: () => unknown): void {
 		this._cleanups.push(fn);
 	}

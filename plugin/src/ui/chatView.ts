@@ -11,7 +11,7 @@ import { type AskInput, type AskVaultHost, folderSources, localCopyOnly } from "
 import { markedSource, SOURCE_SELECTOR } from "./citationDom";
 import { followConnection } from "./connectionNotice";
 import { EXPLAIN_ATTR } from "./explainPanel";
-import { type CardContent, HoverCard } from "./hoverCard";
+import { cardContent, HoverCard } from "./hoverCard";
 import { openLocated } from "./openNote";
 import { TurnView } from "./turnView";
 import { WhyNot } from "./whyNot";
@@ -46,16 +46,6 @@ export class ChatView extends ItemView implements HoverParent {
 
 	getIcon(): string {
 		return CHAT_ICON;
-	}
-
-	/** The conversation as data (read by tests). */
-	get state(): Conversation {
-		return this.conversation;
-	}
-
-	/** Renders of each turn's answer that reached the DOM (read by tests). */
-	renderCounts(): number[] {
-		return [...this.turnViews.values()].map((v) => v.renders);
 	}
 
 	protected async onOpen(): Promise<void> {
@@ -103,9 +93,7 @@ export class ChatView extends ItemView implements HoverParent {
 	protected async onClose(): Promise<void> {
 		this.running?.controller.abort();
 		this.whyNot.dispose();
-		for (const view of this.turnViews.values()) view.dispose();
-		this.turnViews.clear();
-		this.hideCard();
+		this.clearTurns();
 	}
 
 	/** Asks a question as the next turn of the conversation (stopping an answer still streaming). */
@@ -182,11 +170,7 @@ export class ChatView extends ItemView implements HoverParent {
 		const before = this.conversation;
 		this.conversation = reduce(before, action);
 		if (this.conversation === before) return;
-		if (action.type === "reset") {
-			for (const view of this.turnViews.values()) view.dispose();
-			this.turnViews.clear();
-			this.hideCard();
-		}
+		if (action.type === "reset") this.clearTurns();
 		for (const turn of this.conversation.turns) {
 			const previous = before.turns.find((t) => t.id === turn.id) ?? null;
 			if (previous === turn) continue;
@@ -198,7 +182,7 @@ export class ChatView extends ItemView implements HoverParent {
 	private showTurn(turn: Turn, previous: Turn | null): void {
 		let view = this.turnViews.get(turn.id);
 		if (!view) {
-			view = new TurnView(this.messagesEl, this.app, this, turn);
+			view = this.addChild(new TurnView(this.messagesEl, this.app, turn));
 			this.turnViews.set(turn.id, view);
 			this.messagesEl.scrollTop = this.messagesEl.scrollHeight;
 			return;
@@ -207,6 +191,12 @@ export class ChatView extends ItemView implements HoverParent {
 		void view.update(turn, previous).then(() => {
 			if (stick) this.messagesEl.scrollTop = this.messagesEl.scrollHeight;
 		});
+	}
+
+	private clearTurns(): void {
+		for (const view of this.turnViews.values()) this.removeChild(view);
+		this.turnViews.clear();
+		this.hideCard();
 	}
 
 	private isScrolledToBottom(): boolean {
@@ -256,9 +246,8 @@ export class ChatView extends ItemView implements HoverParent {
 
 	/** "Why not…?": the picked note is explained against this turn's search, in its inspector. */
 	pickNoteToExplain(turnId: number): void {
-		const turn = findTurn(this.conversation, turnId);
 		const view = this.turnViews.get(turnId);
-		if (turn && view) this.whyNot.pick(turn, view);
+		if (view) this.whyNot.pick(view);
 	}
 
 	private onKey(evt: KeyboardEvent): void {
@@ -278,7 +267,7 @@ export class ChatView extends ItemView implements HoverParent {
 		if (!hit || this.card.isFor(hit.el)) return;
 		if (outsideFile(hit.source.path, folderSources(this.host)) !== null) {
 			// A file beside the vault: no Page preview can show it, so the card does at once.
-			this.card.scheduleShow(hit.el, () => this.cardContent(hit.source), () => true);
+			this.card.scheduleShow(hit.el, () => cardContent(hit.source, this.host.connection.client), () => true);
 			return;
 		}
 		this.app.workspace.trigger("hover-link", {
@@ -290,7 +279,7 @@ export class ChatView extends ItemView implements HoverParent {
 			sourcePath: "",
 		});
 		// Page preview sets `hoverPopover` on its parent (this view) when it shows the note itself.
-		this.card.scheduleShow(hit.el, () => this.cardContent(hit.source), () => this.hoverPopover === null);
+		this.card.scheduleShow(hit.el, () => cardContent(hit.source, this.host.connection.client), () => this.hoverPopover === null);
 	}
 
 	private onMouseOut(evt: MouseEvent): void {
@@ -298,17 +287,6 @@ export class ChatView extends ItemView implements HoverParent {
 		const to = evt.relatedTarget;
 		if (hit && to !== null && typeof to === "object" && "nodeType" in to && hit.el.contains(to as Node)) return;
 		if (hit) this.card.scheduleHide();
-	}
-
-	/** The chunk as the retrieval event described it; its text from `GET /api/chunks/{id}` if the event had none. */
-	private async cardContent(source: Source): Promise<CardContent> {
-		if (source.text.trim() !== "") return { source };
-		try {
-			const chunk = await this.host.connection.client.chunk(source.id);
-			return { source, text: chunk.text };
-		} catch {
-			return { source, text: "The chunk text could not be loaded." };
-		}
 	}
 
 	private hideCard(): void {

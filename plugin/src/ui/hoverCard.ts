@@ -2,6 +2,7 @@
 
 import { headingTrail, placeLabel } from "../answer/citations";
 import { formatRank, formatScore } from "../answer/inspect";
+import type { SidecarClient } from "../sidecar/client";
 import type { Source } from "../sidecar/wire";
 
 /** The card cannot scroll (it ignores the pointer), so long chunks are cut; a click opens the note. */
@@ -11,6 +12,17 @@ export interface CardContent {
 	source: Source;
 	/** The chunk text when the source itself has none (fetched from `GET /api/chunks/{id}`). */
 	text?: string;
+}
+
+/** The chunk as the retrieval event described it; its text from `GET /api/chunks/{id}` if the event had none. */
+export async function cardContent(source: Source, client: SidecarClient): Promise<CardContent> {
+	if (source.text.trim() !== "") return { source };
+	try {
+		const chunk = await client.chunk(source.id);
+		return { source, text: chunk.text };
+	} catch {
+		return { source, text: "The chunk text could not be loaded." };
+	}
 }
 
 /** Wait before showing, so Obsidian's own Page preview (when enabled) gets to show first. */

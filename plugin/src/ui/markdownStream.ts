@@ -16,8 +16,6 @@ export class MarkdownStream {
 	private chain: Promise<void> = Promise.resolve();
 	private child: Component | null = null;
 	private disposed = false;
-	/** How many renders reached the DOM (the e2e run checks the answer really streams). */
-	renders = 0;
 
 	constructor(
 		private readonly app: App,
@@ -83,6 +81,5 @@ export class MarkdownStream {
 		if (this.child) this.owner.removeChild(this.child);
 		this.child = child;
 		this.shown = text;
-		this.renders += 1;
 	}
 }

@@ -1,6 +1,6 @@
 /** The DOM of one question and its answer: text, status, error with "Retry", sources sent, inspector with "Why not…?". */
 
-import type { App, Component } from "obsidian";
+import { type App, Component } from "obsidian";
 import { headingTrail, placeLabel, sentSources } from "../answer/citations";
 import { type ExplainAction, type ExplainState, idleExplain, reduceExplain } from "../answer/explain";
 import { neutraliseAnswer, type SafeAnswer } from "../answer/neutralise";
@@ -13,7 +13,8 @@ import { renderExplain } from "./explainPanel";
 import { renderInspector } from "./inspector";
 import { MarkdownStream } from "./markdownStream";
 
-export class TurnView {
+/** A child component of the chat view: the renders of its answer are its own children, unloaded with it. */
+export class TurnView extends Component {
 	readonly el: HTMLElement;
 	private readonly bodyEl: HTMLElement;
 	private readonly noticeEl: HTMLElement;
@@ -25,16 +26,12 @@ export class TurnView {
 	private readonly explainEl: HTMLElement;
 	private explainState: ExplainState = idleExplain;
 	private readonly stream: MarkdownStream;
-	private turn: Turn;
+	private shown: Turn;
 	private sourcesByN = new Map<number, Source>();
 
-	constructor(
-		parent: HTMLElement,
-		app: App,
-		owner: Component,
-		turn: Turn,
-	) {
-		this.turn = turn;
+	constructor(parent: HTMLElement, app: App, turn: Turn) {
+		super();
+		this.shown = turn;
 		this.el = parent.createDiv({ cls: "ask-vault-turn", attr: { "data-turn": turn.id } });
 		const q = this.el.createDiv({ cls: "ask-vault-question" });
 		if (turn.context) q.createDiv({ cls: "ask-vault-question-context", text: turn.context });
@@ -49,20 +46,20 @@ export class TurnView {
 		this.inspectorEl.createEl("summary", { text: "Inspector" });
 		this.explainEl = this.inspectorEl.createDiv({ cls: "ask-vault-inspector-section ask-vault-explain" });
 		this.inspectorBody = this.inspectorEl.createDiv({ cls: "ask-vault-inspector-body" });
-		this.stream = new MarkdownStream(app, owner, this.bodyEl, (rendered) =>
+		this.stream = new MarkdownStream(app, this, this.bodyEl, (rendered) =>
 			linkifyCitations(rendered, this.turn.id, this.sourcesByN),
 		);
 		void this.update(turn, null);
 	}
 
-	/** How many renders of the answer reached the DOM. */
-	get renders(): number {
-		return this.stream.renders;
+	/** The turn this view shows, as of its last update. */
+	get turn(): Turn {
+		return this.shown;
 	}
 
 	/** Brings the DOM up to date with `turn`; `previous` is what it showed before (null the first time). */
 	update(turn: Turn, previous: Turn | null): Promise<void> {
-		this.turn = turn;
+		this.shown = turn;
 		const retrievalChanged = previous === null || previous.retrieval !== turn.retrieval;
 		if (retrievalChanged) {
 			// Asked again: an explanation (or one still coming) was about the previous search.
@@ -105,7 +102,7 @@ export class TurnView {
 		renderExplain(this.explainEl, this.turn, this.explainState);
 	}
 
-	dispose(): void {
+	onunload(): void {
 		this.stream.dispose();
 		this.el.detach();
 	}

@@ -16,8 +16,9 @@ export class WhyNot {
 		private readonly client: () => SidecarClient,
 	) {}
 
-	/** Opens the note picker for `turn`; the explanation goes into `view`'s inspector. */
-	pick(turn: Turn, view: TurnView): void {
+	/** Opens the note picker for the turn `view` shows; the explanation goes into its inspector. */
+	pick(view: TurnView): void {
+		const turn = view.turn;
 		new NotePicker(this.app, rankedPaths(turn), (file) => void this.explain(turn, view, file.path)).open();
 	}
 
