@@ -112,6 +112,15 @@ describe("Why not…? on an answered turn", () => {
 	});
 });
 
+/** The first related note the view lists: its title, and its path and passage's headings as its trail shows them. */
+async function firstRelated(page) {
+	const shown = await harness(page, () => window.askVaultHarness.related());
+	const [first] = shown.entries;
+	assert.ok(first, `no related note is listed: ${JSON.stringify(shown)}`);
+	const [notePath, ...headingPath] = first.trail.split(" › ");
+	return { title: first.title, path: notePath, heading_path: headingPath };
+}
+
 describe("Related notes for the active note", () => {
 	it("follows the active note: related notes with their scores, never the note itself", async () => {
 		const page = env.page;
@@ -146,9 +155,8 @@ describe("Related notes for the active note", () => {
 
 	it("hovering an entry previews that note at its closest passage", async () => {
 		const page = env.page;
-		const view = await harness(page, () => window.askVaultHarness.relatedView().state);
-		const first = view.body.results[0];
-		const heading = first.passage.heading_path[first.passage.heading_path.length - 1];
+		const first = await firstRelated(page);
+		const heading = first.heading_path[first.heading_path.length - 1];
 		const linktext = heading ? `${first.path}#${heading}` : first.path;
 		await harness(page, () => window.askVaultHarness.enablePagePreview());
 		await page.hover(".ask-vault-related-link >> nth=0");
@@ -170,16 +178,15 @@ describe("Related notes for the active note", () => {
 
 	it("clicking an entry opens the note at its passage, and the view follows the opened note", async () => {
 		const page = env.page;
-		const view = await harness(page, () => window.askVaultHarness.relatedView().state);
-		const first = view.body.results[0];
-		const heading = first.passage.heading_path[first.passage.heading_path.length - 1];
+		const first = await firstRelated(page);
+		const heading = first.heading_path[first.heading_path.length - 1];
 		await page.click(".ask-vault-related-link >> nth=0");
 		const opened = await harness(page, () => window.askVaultHarness.records.opened.slice(-1)[0]);
 		assert.equal(opened.linktext, heading ? `${first.path}#${heading}` : first.path);
 		assert.equal(opened.newLeaf, false);
 		await waitFor("the view to follow the opened note", async () => {
-			const state = await harness(page, () => window.askVaultHarness.relatedView().state);
-			return state.kind === "ready" && state.path === first.path;
+			const shown = await harness(page, () => window.askVaultHarness.related());
+			return shown.note === first.path && shown.message !== "Finding related notes…" && !shown.failed;
 		});
 		const asked = await posted(page, "/api/related");
 		assert.deepEqual(asked.slice(-1), [{ path: first.path }]);

@@ -2,7 +2,7 @@
 /** The "Related notes" view: follows the active note, shows each related note with its score, previews on hover, opens on click. */
 import { describe, expect, it } from "vitest";
 import * as shim from "../e2e/shim/obsidian";
-import { EMPTY_TEXT, NO_NOTE_TEXT } from "../src/answer/related";
+import { EMPTY_TEXT, LOADING_TEXT, NO_NOTE_TEXT } from "../src/answer/related";
 import { VIEW_TYPE_RELATED } from "../src/constants";
 import { RelatedView } from "../src/ui/relatedView";
 import { bodyOf, fixtureJson, jsonResponse } from "./helpers";
@@ -36,6 +36,17 @@ function show(path: string | null): void {
 }
 
 const message = (v: RelatedView) => v.contentEl.querySelector(".ask-vault-related-message")?.textContent;
+/**
+ * What the view shows: the note it is for (its header; none when hidden) and whether its related notes are still
+ * being found, failed (the message line is an error) or shown (the list, or "No related notes.").
+ */
+function shown(v: RelatedView): { kind: "no-note" | "loading" | "failed" | "ready"; path: string | null } {
+	const header = v.contentEl.querySelector(".ask-vault-related-note")!;
+	const line = v.contentEl.querySelector(".ask-vault-related-message")!;
+	if (header.classList.contains("is-hidden")) return { kind: "no-note", path: null };
+	const kind = line.textContent === LOADING_TEXT ? "loading" : line.classList.contains("is-error") ? "failed" : "ready";
+	return { kind, path: header.textContent };
+}
 const entries = (v: RelatedView) =>
 	Array.from(v.contentEl.querySelectorAll(".ask-vault-related-item")).map((li) => [
 		li.querySelector(".ask-vault-related-title")?.textContent,
@@ -57,7 +68,7 @@ describe("Related notes", () => {
 		const v = await openRelated();
 		show("Homelab/Kodi.md");
 		expect(message(v)).toBe("Finding related notes…");
-		await waitFor(() => v.state.kind === "ready", "the related notes");
+		await waitFor(() => shown(v).kind === "ready", "the related notes");
 		expect(asked()).toEqual([{ path: "Homelab/Kodi.md" }]);
 		expect(v.contentEl.querySelector(".ask-vault-related-note")?.textContent).toBe("Homelab/Kodi.md");
 		expect(message(v)).toBe("Closest in meaning");
@@ -76,7 +87,7 @@ describe("Related notes", () => {
 		};
 		const v = await openRelated();
 		show("Homelab/Kodi.md");
-		await waitFor(() => v.state.kind === "ready", "the related notes");
+		await waitFor(() => shown(v).kind === "ready", "the related notes");
 		const items = Array.from(v.contentEl.querySelectorAll(".ask-vault-related-item"));
 		expect(items.map((li) => li.querySelector(".ask-vault-noise")?.textContent ?? null)).toEqual([null, "links 80%"]);
 		const badge = items[1]!.querySelector(".ask-vault-noise")!;
@@ -90,7 +101,7 @@ describe("Related notes", () => {
 		answerRelated();
 		const v = await openRelated();
 		show("Homelab/Kodi.md");
-		await waitFor(() => v.state.kind === "ready", "the related notes");
+		await waitFor(() => shown(v).kind === "ready", "the related notes");
 		const link = v.contentEl.querySelectorAll<HTMLElement>("a.ask-vault-related-link")[1]!;
 		link.querySelector("span")!.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
 		const payload = shim.records.hoverLinks[shim.records.hoverLinks.length - 1]!;
@@ -106,7 +117,7 @@ describe("Related notes", () => {
 		link.dispatchEvent(new MouseEvent("click", { bubbles: true, ctrlKey: true }));
 		expect(shim.records.opened.pop()).toEqual({ linktext: "Homelab/Postgres.md#Connection", sourcePath: "", newLeaf: "tab", state: null });
 		// Opening it makes it the active note, which the view then follows.
-		await waitFor(() => v.state.kind === "ready" && v.state.path === "Homelab/Postgres.md", "the opened note's related notes");
+		await waitFor(() => shown(v).kind === "ready" && shown(v).path === "Homelab/Postgres.md", "the opened note's related notes");
 		expect(asked().map((a) => a.path)).toEqual(["Homelab/Kodi.md", "Homelab/Postgres.md"]);
 		expect(entries(v).map((e) => e[0])).toEqual(["2026-11-02"]);
 	});
@@ -117,10 +128,10 @@ describe("Related notes", () => {
 		show("Homelab/Kodi.md");
 		show("Homelab/Postgres.md");
 		show("Journal/2026-11-02.md");
-		await waitFor(() => v.state.kind === "ready", "the related notes");
+		await waitFor(() => shown(v).kind === "ready", "the related notes");
 		expect(asked()).toEqual([{ path: "Journal/2026-11-02.md" }]);
 		app.workspace.trigger("active-leaf-change", v.leaf);
-		expect(v.state.kind).toBe("ready");
+		expect(shown(v).kind).toBe("ready");
 		show("Recipes/photo.png");
 		expect(message(v)).toBe(NO_NOTE_TEXT);
 		expect(v.contentEl.querySelectorAll(".ask-vault-related-item")).toHaveLength(0);
@@ -137,7 +148,7 @@ describe("Related notes", () => {
 		routes["/api/related"] = route;
 		const v = await openRelated();
 		show("Homelab/Kodi.md");
-		await waitFor(() => v.state.kind !== "loading", "an answer");
+		await waitFor(() => shown(v).kind !== "loading", "an answer");
 		expect(message(v)).toBe(text);
 	});
 
@@ -147,12 +158,12 @@ describe("Related notes", () => {
 		};
 		const v = await openRelated();
 		show("Homelab/Kodi.md");
-		await waitFor(() => v.state.kind === "unreachable", "unreachable");
+		await waitFor(() => shown(v).kind === "failed", "the failure");
 		expect(message(v)).toBe('Cannot reach the Ask Vault sidecar at http://127.0.0.1:27999 (Failed to fetch). Is "askvault serve" running?');
 		expect(v.contentEl.querySelector(".ask-vault-related-message")?.getAttribute("role")).toBe("alert");
 		answerRelated();
 		v.containerEl.querySelector<HTMLElement>(".view-action[aria-label='Refresh related notes']")!.click();
-		await waitFor(() => v.state.kind === "ready", "the related notes");
+		await waitFor(() => shown(v).kind === "ready", "the related notes");
 		expect(v.contentEl.querySelector(".ask-vault-related-message")?.hasAttribute("role")).toBe(false);
 	});
 });

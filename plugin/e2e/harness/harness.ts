@@ -133,9 +133,31 @@ class Harness {
 	}
 
 	/** The "Related notes" view, found the way the plugin finds it. */
-	relatedView(): (obsidian.View & { state: { kind: string; path?: string } }) | null {
+	relatedView(): obsidian.View | null {
 		const leaf = this.app?.workspace.getLeavesOfType("ask-vault-related")[0];
-		return (leaf?.view as never) ?? null;
+		return leaf?.view ?? null;
+	}
+
+	/**
+	 * What the "Related notes" view shows: the note it is for (its header; null when hidden), its message line and
+	 * whether that is an error, and its entries as listed (title, score, closest passage's trail).
+	 */
+	related(): { note: string | null; message: string; failed: boolean; entries: { title: string; score: string; trail: string }[] } | null {
+		const root = this.relatedView()?.containerEl;
+		if (!root) return null;
+		const text = (el: Element | null) => el?.textContent ?? "";
+		const header = root.querySelector(".ask-vault-related-note");
+		const line = root.querySelector(".ask-vault-related-message");
+		return {
+			note: header && !header.classList.contains("is-hidden") ? text(header) : null,
+			message: text(line),
+			failed: line?.classList.contains("is-error") ?? false,
+			entries: Array.from(root.querySelectorAll(".ask-vault-related-item"), (li) => ({
+				title: text(li.querySelector(".ask-vault-related-title")),
+				score: text(li.querySelector(".ask-vault-related-score")),
+				trail: text(li.querySelector(".ask-vault-related-trail")),
+			})),
+		};
 	}
 
 	/** Opens an `obsidian://` link as scanning a QR code with the phone's camera does. */

@@ -47,11 +47,6 @@ export class RelatedView extends ItemView implements HoverParent {
 		return RELATED_ICON;
 	}
 
-	/** What the view shows (read by tests). */
-	get state(): RelatedState {
-		return this.feed.state;
-	}
-
 	protected async onOpen(): Promise<void> {
 		const root = this.contentEl;
 		root.empty();
