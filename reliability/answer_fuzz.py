@@ -10,8 +10,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from askvault.generate.answer_safety import neutralise_answer
-from tests.generate.markdown_oracle import hostile, live
+from askvault.safety.answer import neutralise_answer
+from tests.safety.markdown_oracle import hostile, live
 
 
 @dataclass

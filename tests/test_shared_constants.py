@@ -11,7 +11,7 @@ import pytest
 from askvault.config import DEFAULT_CHAT_MODEL, DEFAULT_EMBED_MODEL, DEFAULT_PORT, PromptParams
 from askvault.embed.choice import BUILTIN_MODEL
 from askvault.embed.ollama import DEFAULT_OLLAMA_EMBED_MODEL
-from askvault.generate.answer_safety import SAFE_LANGUAGES
+from askvault.safety.answer import SAFE_LANGUAGES
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "shared-constants.json"
 FIXTURE_NAME = "tests/fixtures/shared-constants.json"

@@ -83,7 +83,7 @@ describe("agreement with the sidecar's neutraliser", () => {
 	});
 
 	it.each([
-		// Outputs of backend/askvault/generate/answer_safety.py: made inert once, nothing more to do.
+		// Outputs of backend/askvault/safety/answer.py: made inert once, nothing more to do.
 		["image", "Port 5433 [1]. [image removed: evil.example]"],
 		["link", "See site (`https://evil.example`) and [1] (`https://evil.example/a`)."],
 		["tag", '&lt;img src="`https://evil.example/p.png`"> and &lt;/div>'],

@@ -1,5 +1,5 @@
 /**
- * The holes fuzzing the sidecar's port (backend/askvault/generate/answer_safety.py) against markdown-it found,
+ * The holes fuzzing the sidecar's port (backend/askvault/safety/answer.py) against markdown-it found,
  * closed here too: every case of the shared corpus (the sidecar's edge cases and one case per hole among them) read
  * strictly, at every streamed prefix; then the streaming cases and the building blocks.
  */

@@ -6,11 +6,12 @@ import asyncio
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from askvault.ask.events import AskEvent
 from askvault.errors import NotFound
 from askvault.model import Chunk, Message, SearchFilters, SearchMode, SearchResult
 from askvault.retrieve.related import NO_NOTE, RelatedResult
 from askvault.retrieve.trace import SearchTrace
-from tests.api.samples import ASK_SCRIPT, CHUNKS, RELATED, STATUS, search_result
+from tests.api.samples import ASK_EVENTS, CHUNKS, RELATED, STATUS, search_result
 
 
 @dataclass
@@ -40,19 +41,19 @@ class FakeSearcher:
         )
 
 
-Step = Mapping[str, object] | Exception
+Step = AskEvent | Exception
 
 
 @dataclass
 class FakeAnswerer:
-    """Plays `script` (events, or exceptions to raise) with a small pause between steps.
+    """Plays `script` (typed events, or exceptions to raise) with a small pause between steps.
 
     `hold` (when set) is awaited after each event, so a test can read a line before the next exists.
     `outcomes` records how each run ended: completed, closed (aclose) or cancelled; `yielded` counts events
     handed out (a generator closed right after its last event never reaches "completed").
     """
 
-    script: list[Step] = field(default_factory=lambda: list(ASK_SCRIPT))
+    script: list[Step] = field(default_factory=lambda: list(ASK_EVENTS))
     hold: asyncio.Event | None = None
     calls: list[tuple[str, tuple[Message, ...], int | None, SearchFilters | None]] = field(default_factory=list)
     forces: list[bool] = field(default_factory=list)
@@ -71,12 +72,12 @@ class FakeAnswerer:
         filters: SearchFilters | None,
         *,
         force: bool = False,
-    ) -> AsyncIterator[Mapping[str, object]]:
+    ) -> AsyncIterator[AskEvent]:
         self.calls.append((question, tuple(history), k, filters))
         self.forces.append(force)
         return self._play()
 
-    async def _play(self) -> AsyncIterator[Mapping[str, object]]:
+    async def _play(self) -> AsyncIterator[AskEvent]:
         self.running += 1
         self.max_running = max(self.max_running, self.running)
         outcome = "completed"

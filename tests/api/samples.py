@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from askvault.ask.events import DoneEvent, Metrics
+from askvault.ask.events import AskEvent, DoneEvent, Metrics, RetrievalEvent, SourceRef, TokenEvent
 from askvault.ask.relevance import RelevanceSignals, calibration_for, decide
 from askvault.ask.rerank import RerankReport
-from askvault.generate.answer_safety import neutralise_answer
-from askvault.model import Chunk, Hit, SearchResult, SearchTimings, TermStat
+from askvault.model import Chunk, Hit, Message, SearchResult, SearchTimings, TermStat
 from askvault.retrieve.related import RelatedHit, RelatedResult
+from askvault.safety.answer import neutralise_answer
 from askvault.wire.events import event_to_json, relevance_to_json, rerank_to_json
 
 KODI = Chunk(
@@ -186,11 +186,22 @@ RERANK = RerankReport(
     omitted=1,
     fused_order=(POSTGRES.id, KODI.id, JOURNAL.id),
 )
+QUERY = "Which port does the Postgres container use?"
+SYSTEM_PROMPT = (
+    "Answer only from the numbered sources below. Cite each claim with its source number "
+    "in square brackets, like [1]. If the sources do not contain the answer, say so."
+)
+USER_PROMPT = (
+    f"[1] Homelab/Postgres.md › Postgres › Connection\n{POSTGRES.text}\n\n"
+    f"[2] Homelab/Kodi.md › Kodi › Maintenance\n{KODI.text}\n\n"
+    f"Question: {QUERY}"
+)
+RELEVANCE = decide(RelevanceSignals(0.8214, 1.2735, 1.0, True, None), CALIBRATION)
 ASK_SCRIPT: list[dict[str, object]] = [
     {
         "type": "retrieval",
         "question": QUESTION,
-        "query": "Which port does the Postgres container use?",
+        "query": QUERY,
         "rewritten": True,
         "terms": [
             {"term": "port", "df": 4, "idf": 3.5966},
@@ -204,30 +215,42 @@ ASK_SCRIPT: list[dict[str, object]] = [
             _source(None, JOURNAL, 7, None, (0.5102, None)),
         ],
         "sent": [POSTGRES.id, KODI.id],
-        "prompt": [
-            {
-                "role": "system",
-                "content": (
-                    "Answer only from the numbered sources below. Cite each claim with its source number "
-                    "in square brackets, like [1]. If the sources do not contain the answer, say so."
-                ),
-            },
-            {
-                "role": "user",
-                "content": f"[1] Homelab/Postgres.md › Postgres › Connection\n{POSTGRES.text}\n\n"
-                f"[2] Homelab/Kodi.md › Kodi › Maintenance\n{KODI.text}\n\n"
-                "Question: Which port does the Postgres container use?",
-            },
-        ],
+        "prompt": [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": USER_PROMPT}],
         "timings_ms": {"embed": 10.4, "retrieval": 3.1},
         "rerank": rerank_to_json(RERANK),
         "date_scope": None,
-        "relevance": relevance_to_json(decide(RelevanceSignals(0.8214, 1.2735, 1.0, True, None), CALIBRATION)),
+        "relevance": relevance_to_json(RELEVANCE),
         "closest": [],
     },
     *[_token(t) for t in ANSWER_TOKENS],
     {**event_to_json(DONE)},
 ]
+"""The lines of the answer stream, written out: what /api/ask must send for `ASK_EVENTS`."""
+
+
+def _hit(chunk: Chunk, dense: int | None, keyword: int | None, scores: tuple[float | None, float | None]) -> Hit:
+    return Hit(chunk, dense, keyword, rrf(dense, keyword), dense_score=scores[0], keyword_score=scores[1])
+
+
+RETRIEVAL = RetrievalEvent(
+    question=QUESTION,
+    query=QUERY,
+    rewritten=True,
+    terms=(TermStat("port", 4, 3.5966), TermStat("postgr", 2, 4.3175), TermStat("contain", 6, 3.1987)),
+    counts={"dense": 50, "keyword": 5},
+    sources=(
+        SourceRef(1, _hit(POSTGRES, 1, 1, (0.8214, 14.1523))),
+        SourceRef(2, _hit(KODI, 3, None, (0.6127, None))),
+        SourceRef(None, _hit(JOURNAL, 7, None, (0.5102, None))),
+    ),
+    prompt=(Message("system", SYSTEM_PROMPT), Message("user", USER_PROMPT)),
+    embed_ms=10.4,
+    retrieval_ms=3.1,
+    rerank=RERANK,
+    relevance=RELEVANCE,
+)
+ASK_EVENTS: list[AskEvent] = [RETRIEVAL, *[TokenEvent(t) for t in ANSWER_TOKENS], DONE]
+"""The typed events the fake answerer plays (the answer pipeline's kind): the API shapes them into `ASK_SCRIPT`."""
 
 RELATED = RelatedResult(
     path=KODI.path,

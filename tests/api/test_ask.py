@@ -12,13 +12,15 @@ from aiohttp import web
 from askvault.api.app import ApiSettings, create_app, set_listen_ports
 from askvault.api.gate import GATE
 from askvault.api.services import ApiServices
+from askvault.ask.events import TokenEvent
 from askvault.config import ServerConfig
 from askvault.errors import ModelStreamBroken
 from askvault.model import Message, SearchFilters
 from askvault.ollama_errors import model_missing
+from askvault.wire.events import event_to_json
 from tests.api.conftest import TOKEN, Sidecar, StartSidecar, assert_error
 from tests.api.fakes import FakeAnswerer, FakeIndex, FakeSearcher
-from tests.api.samples import ASK_SCRIPT, QUESTION
+from tests.api.samples import ANSWER_TOKENS, ASK_EVENTS, ASK_SCRIPT, QUESTION, SAFE_ANSWER
 
 
 async def read_ndjson(resp: aiohttp.ClientResponse, piece: int = 7) -> list[dict[str, object]]:
@@ -141,6 +143,10 @@ async def test_beyond_the_queue_is_busy(make_sidecar: StartSidecar) -> None:
         assert sc.answerer.max_running == 1
 
 
+def test_the_fake_answerer_plays_the_lines_the_api_must_send() -> None:
+    assert [event_to_json(event) for event in ASK_EVENTS] == ASK_SCRIPT
+
+
 async def test_failure_before_the_first_event_is_an_http_error(sidecar: Sidecar) -> None:
     sidecar.answerer.script = [model_missing("nomic-embed-text", "embedding")]
     async with sidecar.session.post(sidecar.url("/api/ask"), json=ask_body(), headers=sidecar.auth()) as resp:
@@ -152,7 +158,7 @@ async def test_failure_before_the_first_event_is_an_http_error(sidecar: Sidecar)
 
 
 async def test_failure_mid_stream_is_an_error_event_with_the_partial_answer(sidecar: Sidecar) -> None:
-    sidecar.answerer.script = [*ASK_SCRIPT[:3], ModelStreamBroken("Ollama closed the stream mid-answer")]
+    sidecar.answerer.script = [*ASK_EVENTS[:3], ModelStreamBroken("Ollama closed the stream mid-answer")]
     async with sidecar.session.post(sidecar.url("/api/ask"), json=ask_body(), headers=sidecar.auth()) as resp:
         assert resp.status == 200
         events = await read_ndjson(resp)
@@ -165,8 +171,19 @@ async def test_failure_mid_stream_is_an_error_event_with_the_partial_answer(side
     }
 
 
+async def test_the_partial_answer_of_a_failure_mid_stream_is_inert(sidecar: Sidecar) -> None:
+    # The tokens went out raw; the partial a client keeps is the text so far made inert, like `done.answer`.
+    tokens = ASK_EVENTS[: 1 + len(ANSWER_TOKENS)]
+    sidecar.answerer.script = [*tokens, ModelStreamBroken("Ollama closed the stream mid-answer")]
+    async with sidecar.session.post(sidecar.url("/api/ask"), json=ask_body(), headers=sidecar.auth()) as resp:
+        events = await read_ndjson(resp)
+    assert [e["text"] for e in events[1:-1]] == ANSWER_TOKENS
+    assert events[-1]["partial"] == SAFE_ANSWER.text
+    assert "https://" not in str(events[-1]["partial"])
+
+
 async def test_unexpected_failure_mid_stream_is_a_generic_error_event(sidecar: Sidecar, tmp_path: object) -> None:
-    sidecar.answerer.script = [ASK_SCRIPT[0], RuntimeError(f"disk full at {tmp_path}/index")]
+    sidecar.answerer.script = [ASK_EVENTS[0], RuntimeError(f"disk full at {tmp_path}/index")]
     async with sidecar.session.post(sidecar.url("/api/ask"), json=ask_body(), headers=sidecar.auth()) as resp:
         raw = await resp.read()
     assert str(tmp_path) not in raw.decode()
@@ -176,7 +193,7 @@ async def test_unexpected_failure_mid_stream_is_a_generic_error_event(sidecar: S
 
 
 async def test_a_stream_without_an_ending_gets_one(sidecar: Sidecar) -> None:
-    sidecar.answerer.script = list(ASK_SCRIPT[:2])
+    sidecar.answerer.script = list(ASK_EVENTS[:2])
     async with sidecar.session.post(sidecar.url("/api/ask"), json=ask_body(), headers=sidecar.auth()) as resp:
         events = await read_ndjson(resp)
     assert [e["type"] for e in events] == ["retrieval", "token", "error"]
@@ -184,7 +201,7 @@ async def test_a_stream_without_an_ending_gets_one(sidecar: Sidecar) -> None:
 
 
 async def test_nothing_after_the_terminal_event_is_sent(sidecar: Sidecar) -> None:
-    sidecar.answerer.script = [*ASK_SCRIPT, {"type": "token", "text": "late"}]
+    sidecar.answerer.script = [*ASK_EVENTS, TokenEvent("late")]
     async with sidecar.session.post(sidecar.url("/api/ask"), json=ask_body(), headers=sidecar.auth()) as resp:
         events = await read_ndjson(resp)
     assert events == ASK_SCRIPT

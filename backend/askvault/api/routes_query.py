@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import logging
 import re
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 
 from aiohttp import web
 
@@ -15,14 +14,13 @@ from askvault.api.ndjson import STREAMS, NdjsonStream, aclose, next_item
 from askvault.api.schemas import chunk_to_json
 from askvault.api.services import SERVICES
 from askvault.api.validate import parse_ask, parse_search, read_json_object
+from askvault.ask.events import AskEvent, ErrorEvent
+from askvault.ask.generation import ending_answer
 from askvault.errors import AskVaultError, NotFound
-from askvault.generate.answer_safety import neutralise_answer
+from askvault.wire.events import JsonObject, event_to_json
 from askvault.wire.search_scored import search_body
 
-log = logging.getLogger("askvault.api")
-
 CHUNK_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-TERMINAL = ("done", "error")
 
 
 async def search(request: web.Request) -> web.Response:
@@ -43,16 +41,12 @@ async def chunk(request: web.Request) -> web.Response:
     return json_response(chunk_to_json(found))
 
 
-def _error_event(exc: AskVaultError, partial: str) -> dict[str, object]:
-    # The raw tokens are model output: made inert like every `partial` the pipeline sends (docs/api.md).
-    safe = neutralise_answer(partial).text if partial else partial
-    return {"type": "error", "code": exc.code, "message": redact_paths(exc.message), "partial": safe}
-
-
-def _line(event: Mapping[str, object]) -> dict[str, object]:
-    line = dict(event)
-    if line.get("type") == "error" and isinstance(line.get("message"), str):
-        line["message"] = redact_paths(str(line["message"]))
+def _line(event: AskEvent) -> JsonObject:
+    """The event's NDJSON line as `wire.events` shapes it; an error's message loses any path (its partial is
+    already inert: `ask.generation.cut_short`)."""
+    line = event_to_json(event)
+    if isinstance(event, ErrorEvent):
+        line["message"] = redact_paths(event.message)
     return line
 
 
@@ -61,12 +55,14 @@ async def ask(request: web.Request) -> web.StreamResponse:
     services = request.app[SERVICES]
     with request.app[STREAMS].track():
         async with request.app[GATE].slot():
-            events = services.answerer.run(query.question, query.history, query.k, query.filters, force=query.force)
+            run = services.answerer.run(query.question, query.history, query.k, query.filters, force=query.force)
+            # Whatever the answerer does, the stream ends with one done or error event (the partial-answer rule).
+            events = ending_answer(run, INTERNAL_MESSAGE)
             try:
                 # The first event is awaited before any byte is sent, so a failure up to retrieval is a
                 # plain HTTP error with its status; after that, failures travel as an `error` line.
                 try:
-                    first = _line(await next_item(events))
+                    first = await next_item(events)
                 except StopAsyncIteration:
                     raise AskVaultError("the answer pipeline produced no events") from None
                 stream = NdjsonStream(request)
@@ -77,29 +73,10 @@ async def ask(request: web.Request) -> web.StreamResponse:
                 await aclose(events)
 
 
-async def _pump(stream: NdjsonStream, first: Mapping[str, object], events: AsyncIterator[Mapping[str, object]]) -> None:
-    """Forwards events until the terminal one; makes sure the stream always ends with `done` or `error`."""
-    partial: list[str] = []
-    line: Mapping[str, object] | None = first
-    last_type: object = None
-    try:
-        while line is not None:
-            if line.get("type") == "token" and isinstance(line.get("text"), str):
-                partial.append(str(line["text"]))
-            last_type = line.get("type")
-            if not await stream.send(line) or last_type in TERMINAL:
-                return
-            try:
-                line = _line(await next_item(events))
-            except StopAsyncIteration:
-                line = None
-    except AskVaultError as exc:
-        await stream.send(_error_event(exc, "".join(partial)))
+async def _pump(stream: NdjsonStream, first: AskEvent, events: AsyncIterator[AskEvent]) -> None:
+    """Sends each event as its line until the terminal one (`ending_answer` ends with it) or the client goes."""
+    if not await stream.send(_line(first)):
         return
-    except Exception:
-        log.exception("the answer stream failed")
-        await stream.send(_error_event(AskVaultError(INTERNAL_MESSAGE), "".join(partial)))
-        return
-    if last_type not in TERMINAL:
-        log.error("the answer stream ended without a done or error event")
-        await stream.send(_error_event(AskVaultError("the answer ended early"), "".join(partial)))
+    async for event in events:
+        if not await stream.send(_line(event)):
+            return

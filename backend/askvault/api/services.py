@@ -8,6 +8,7 @@ from typing import Protocol
 
 from aiohttp import web
 
+from askvault.ask.events import AskEvent
 from askvault.ask.explain import Explanation
 from askvault.errors import NotFound
 from askvault.model import Chunk, Message, SearchFilters
@@ -35,9 +36,9 @@ class Answerer(Protocol):
         filters: SearchFilters | None,
         *,
         force: bool = False,
-    ) -> AsyncIterator[Mapping[str, object]]:
-        """Streams `retrieval`, `token`…, then `done` or `error` (see docs/api.md), each as its NDJSON line's object
-        (`askvault.wire.events.PipelineLines` shapes the pipeline's events).
+    ) -> AsyncIterator[AskEvent]:
+        """Streams the typed events of an answer (`askvault.ask.events`): retrieval, tokens, then done or error;
+        the route shapes each as its NDJSON line (docs/api.md). The answer pipeline is one.
 
         `k` None means the pipeline's own default; `force` sends the notes even when the relevance decision
         would keep them back. Raising before the first event turns into an HTTP error;

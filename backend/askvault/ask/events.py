@@ -8,8 +8,8 @@ from typing import ClassVar, Literal
 
 from askvault.ask.relevance import RelevanceDecision
 from askvault.ask.rerank import RerankReport
-from askvault.generate.answer_safety import Neutralised
 from askvault.model import DateScopeReport, Hit, Message, TermStat
+from askvault.safety.answer import Neutralised
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +57,9 @@ class RetrievalEvent:
 
 @dataclass(frozen=True, slots=True)
 class TokenEvent:
+    """Answer text as the model wrote it: clients render the stream by the same rules as `askvault.safety`, and
+    the done or error event that ends it carries the inert text to keep (`safety.partial.AnswerSoFar`)."""
+
     type: ClassVar[Literal["token"]] = "token"
     text: str
 
@@ -81,6 +84,7 @@ class Metrics:
 class DoneEvent:
     type: ClassVar[Literal["done"]] = "done"
     answer: str
+    """The whole answer made inert (`AnswerSoFar.final`): what a client keeps and renders."""
     citations: tuple[int, ...]
     invalid_citations: tuple[int, ...]
     no_results: bool
@@ -105,6 +109,7 @@ class ErrorEvent:
     code: str
     message: str
     partial: str
+    """Already inert (`AnswerSoFar.partial`, the partial-answer rule): serialised as it is, never neutralised again."""
 
 
 AskEvent = RetrievalEvent | TokenEvent | DoneEvent | ErrorEvent

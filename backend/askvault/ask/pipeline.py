@@ -134,7 +134,8 @@ class AnswerPipeline:
 
         Raises (before the first event, so an HTTP layer can still answer with a status) BadRequest for an
         empty question or k outside 1..50, and whatever the searcher raises (StoreError). After the first
-        event nothing is raised: model failures become an ErrorEvent with their code and the partial text.
+        event nothing is raised: model failures become an ErrorEvent with their code and the partial answer made
+        inert (`safety.partial`, the one rule for an answer cut short).
         Close the iterator (`contextlib.aclosing`) or cancel the task to stop generation upstream.
         """
         started = time.perf_counter()

@@ -1,4 +1,4 @@
-"""The answer stream's events → their NDJSON lines (docs/api.md, `POST /api/ask`), and the pipeline as lines."""
+"""The answer stream's events → their NDJSON lines (docs/api.md, `POST /api/ask`), which the API, MCP and CLI share."""
 
 from __future__ import annotations
 
@@ -137,7 +137,9 @@ async def event_lines(events: AsyncGenerator[AskEvent, None]) -> AsyncGenerator[
 
 
 class PipelineLines:
-    """The answer pipeline as the API's and MCP's `Answerer`: the same run, its events already shaped."""
+    """The answer pipeline as the API's `Answerer`: its typed events handed on as they are (the route shapes them
+    with `event_to_json`). Only the name is left of the lines it once made: `askvault.wiring` still names it, and
+    could pass the pipeline itself."""
 
     def __init__(self, pipeline: AnswerPipeline) -> None:
         self._pipeline = pipeline
@@ -150,5 +152,5 @@ class PipelineLines:
         filters: SearchFilters | None = None,
         *,
         force: bool = False,
-    ) -> AsyncGenerator[JsonObject, None]:
-        return event_lines(self._pipeline.run(question, history, k, filters, force=force))
+    ) -> AsyncGenerator[AskEvent, None]:
+        return self._pipeline.run(question, history, k, filters, force=force)

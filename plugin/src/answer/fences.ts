@@ -1,7 +1,7 @@
 /**
  * Fenced code in an answer, read as cautiously as the renderers disagree: which lines are code, and how a fence
  * line is written back (its language kept only when a plain highlighter owns it). Mirrors the fence half of
- * backend/askvault/generate/answer_safety.py.
+ * backend/askvault/safety/answer.py.
  */
 
 import type { NeutralisedKind } from "./inline";

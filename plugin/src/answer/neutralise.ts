@@ -2,7 +2,7 @@
  * The answer text as it may be rendered (docs/api.md, "Rendering answers"): nothing in it loads, embeds or runs
  * by itself. Streamed tokens are the model's raw words, so the pane renders them through this, holding back a
  * construct that is not finished yet; the sidecar's final `done.answer` goes through it too, which changes
- * nothing in an answer the sidecar already made inert. Mirrors backend/askvault/generate/answer_safety.py.
+ * nothing in an answer the sidecar already made inert. Mirrors backend/askvault/safety/answer.py.
  *
  * Blocks first: fenced code is kept as written (its language made `text` unless a plain highlighter owns it;
  * fences.ts), everything else is prose, made inert paragraph by paragraph (inline.ts), table rows cell by cell;

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from askvault.generate.answer_syntax import char_at, closing_run, escapable, inline_tail, reference_end, run_end
-from askvault.generate.answer_urls import (
+from askvault.safety.syntax import char_at, closing_run, escapable, inline_tail, reference_end, run_end
+from askvault.safety.urls import (
     as_code,
     clean_target,
     decode_destination,

@@ -14,7 +14,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from askvault.generate.answer_safety import SAFE_LANGUAGES
+from askvault.safety.answer import SAFE_LANGUAGES
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _IMAGE = re.compile(r"\.(?:png|jpe?g|gif|bmp|svg|webp|avif|ico|tiff?)(?:[?#|].*)?", re.IGNORECASE)

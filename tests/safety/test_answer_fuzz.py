@@ -6,8 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from askvault.generate.answer_safety import neutralise_answer
-from tests.generate.markdown_oracle import FRAGMENTS, live
+from askvault.safety.answer import neutralise_answer
+from tests.safety.markdown_oracle import FRAGMENTS, live
 
 answers = st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=30).map("".join)
 

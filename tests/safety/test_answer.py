@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from askvault.generate.answer_safety import SAFE_LANGUAGES, neutralise_answer
-from tests.generate.markdown_oracle import live
+from askvault.safety.answer import SAFE_LANGUAGES, neutralise_answer
+from tests.safety.markdown_oracle import live
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "neutralise" / "cases.json"
 

@@ -12,7 +12,7 @@ other plugins register, so the answer is made inert, outside code (code is shown
 - fenced code keeps its text, but a language no plain highlighter owns (`dataviewjs`, `tasks`, `mermaid`…)
   becomes `text`, and inline `` `= …` `` / `` `$= …` `` (Dataview queries) get a prefix so they stay text.
 
-Blocks first (here): fenced code is kept, the rest is prose made inert paragraph by paragraph (answer_inline),
+Blocks first (here): fenced code is kept, the rest is prose made inert paragraph by paragraph (`inline`),
 table rows cell by cell. This mirrors the plugin's plugin/src/answer/neutralise.ts, which renders streamed
 tokens by the same rules; a fence closes as early as any renderer might close it, so nothing a renderer
 reads as prose is skipped as code.
@@ -23,8 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from askvault.generate.answer_inline import Neutralised, NeutralisedKind, Note, neutralise_inline
-from askvault.generate.answer_urls import host_of, is_external
+from askvault.safety.inline import Neutralised, NeutralisedKind, Note, neutralise_inline
+from askvault.safety.urls import host_of, is_external
 
 __all__ = ["SAFE_LANGUAGES", "Neutralised", "SafeAnswer", "neutralise_answer"]
 

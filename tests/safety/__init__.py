@@ -1,0 +1,1 @@
+"""Tests of the answer safety stage: the neutraliser, judged by a real renderer, and the partial-answer rule."""
