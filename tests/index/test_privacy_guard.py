@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from askvault.config import VaultConfig
+from askvault.index.policy import NotePolicy
 from askvault.index.privacy import VisibilityGuard
 from askvault.index.scan import Exclusion
 from askvault.model import Chunk, ChunkText
@@ -25,7 +26,7 @@ def _guard(tmp_path: Path, manifest: Manifest, headings: tuple[str, ...], reads:
         reads.append(chunk_id)
         return manifest.chunk_texts([chunk_id]).get(chunk_id)
 
-    return VisibilityGuard(VaultConfig(root=vault, exclude_headings=headings), text_of)
+    return VisibilityGuard(NotePolicy(VaultConfig(root=vault, exclude_headings=headings)), text_of)
 
 
 def test_a_chunk_without_its_text_is_hidden_by_an_excluded_heading_among_its_lines(tmp_path: Path) -> None:

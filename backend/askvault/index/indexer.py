@@ -21,11 +21,11 @@ from askvault.index.dense_sync import VectorChores, VectorStoreFactory, start_gr
 from askvault.index.documents import Documents, PdfReader
 from askvault.index.keyword_sync import KeywordSync
 from askvault.index.language import NoteLanguages
+from askvault.index.policy import NotePolicy
 from askvault.index.privacy import IndexPrivacy, Redactions
-from askvault.index.problems import PROBLEMS_META_KEY, NoteProblems, ProblemKind, too_large
+from askvault.index.problems import PROBLEMS_META_KEY, NoteProblems, ProblemKind
 from askvault.index.refresh import KeywordRefresh
 from askvault.index.report import IndexReport, Problem, Progress, ProgressFeed
-from askvault.index.roots import Roots
 from askvault.index.safety import refuse_mass_delete, refuse_watcher_deletes
 from askvault.index.scan import NoteFile, ScanResult
 from askvault.index.templates import TemplateLines
@@ -41,7 +41,8 @@ log = logging.getLogger(__name__)
 
 
 class Indexer:
-    """Implements the watcher's ChangeSink; `run` is a full scan + reconcile. One run at a time."""
+    """Implements the watcher's ChangeSink; `run` is a full scan + reconcile. One run at a time. What is indexed
+    is the note policy's answer (`policy`, the instance the answer-time guard and explain ask too)."""
 
     def __init__(
         self,
@@ -52,16 +53,17 @@ class Indexer:
         keywords: KeywordIndex,
         dense: DenseIndex[Embedder],
         vectors: VectorStoreFactory,
+        policy: NotePolicy,
         languages: NoteLanguages | None = None,
         pdfs: PdfReader | None = None,
     ) -> None:
-        self._vault = vault
+        self._policy = policy
         self._chunking = chunking
         self._manifest = manifest
         self._catalog = catalog
         self._dense = dense
         self._vectors = vectors
-        self._roots = Roots(vault)
+        self._roots = policy.roots  # where a path lives and how it is read, as the last run or batch found it
         self._documents = Documents(vault, pdfs)
         self._lock = asyncio.Lock()
         self._feed = ProgressFeed()
@@ -189,7 +191,7 @@ class Indexer:
     def _sync_notes(
         self, full: bool, allow_mass_delete: bool, report: IndexReport, loop: asyncio.AbstractEventLoop
     ) -> None:
-        self._roots = Roots(self._vault)  # app.json may have changed since the last run
+        self._roots = self._policy.rebuild()  # app.json may have changed since the last run
         scanned = self._roots.scan()
         scan = scanned.result
         self._scan_problems(scan, report)
@@ -235,7 +237,7 @@ class Indexer:
             self.problems.scanned(entry.path, entry.kind, entry.reason)
 
     def _apply_sync(self, batch: ChangeBatch, report: IndexReport, loop: asyncio.AbstractEventLoop) -> None:
-        self._roots = Roots(self._vault)  # Excluded files edited in Obsidian apply to the next save
+        self._roots = self._policy.rebuild()  # Excluded files edited in Obsidian apply to the next save
         if self._batch_refused(batch, report):
             return
         for prefix in sorted(batch.deleted_prefixes):
@@ -257,9 +259,9 @@ class Indexer:
         resolver = LinkResolver(set(stored) | set(batch.upserts))
         for path in sorted(batch.upserts):
             self._worker.check_abort()
-            if not self._roots.indexed_kind(path) and path not in stored:
+            if not self._policy.indexed_kind(path) and path not in stored:
                 continue  # a file of a kind this folder does not index (a `.txt` in the vault): nothing to say
-            reason = self._roots.excluded(path)
+            reason = self._policy.excluded(path)
             if reason is not None:
                 # Newly excluded (or never included): whatever we had of it goes.
                 self._remove(self._manifest.remove_note(path))
@@ -283,7 +285,7 @@ class Indexer:
         for path in notes:
             self._worker.check_abort()
             note_file = self._roots.stat(path)
-            if note_file is not None and self._roots.excluded(path) is None:
+            if note_file is not None and self._policy.excluded(path) is None:
                 self._index_note(note_file, resolver, quiet, templates=templates)
         report.failed.extend(quiet.failed)
         self._templates.settle(templates)
@@ -301,10 +303,10 @@ class Indexer:
 
         With `known` (a watcher event), a note whose bytes, size and mtime are all as recorded is left alone.
         """
-        limit = self._roots.size_limit(note_file.path)
-        if note_file.size > limit:  # grown past the limit since the scan, or a watcher event
+        too_big = self._policy.size_rule(note_file.path, note_file.size)
+        if too_big is not None:  # grown past the limit since the scan, or a watcher event
             self._remove(self._manifest.remove_note(note_file.path))  # as a full run's scan leaves it out
-            self._problem(report.skipped, note_file.path, too_large(note_file.size, limit), "skipped")
+            self._problem(report.skipped, note_file.path, too_big.reason, "skipped")
             return 0
         try:
             loaded = self._documents.load(self._roots, note_file.path)
@@ -319,10 +321,11 @@ class Indexer:
                 return 0
             document = self._documents.read(self._roots, note_file.path, loaded, resolver)
             note = document.note
-            if note.opted_out:
+            opted_out = self._policy.opt_out_rule(note)
+            if opted_out is not None:
                 self._remove(self._manifest.remove_note(note_file.path))
                 self.problems.clear(note_file.path)
-                report.skipped.append(Problem(note_file.path, f"opted out ({self._vault.opt_out_key}: false)"))
+                report.skipped.append(Problem(note_file.path, opted_out.reason))
                 return 0
             note = self._privacy.prepare(note).note  # excluded headings dropped, secrets redacted
             templates = self._templates.current if templates is None else templates

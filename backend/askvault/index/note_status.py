@@ -1,9 +1,9 @@
 """One vault path's place in the index: indexed (and when), or which rule keeps it out, read-only.
 
-The same rules the indexer and the answer-time guard apply, asked for one path: the path rules first (a hidden
-folder, Obsidian's Excluded files, the exclude and include globs), then the size cap, then what only the text
-can say (it cannot be read, its frontmatter opts out, every section sits under an excluded heading). Nothing
-it returns holds the text or the title of a note that is not indexed.
+The note policy's rules (`index.policy`), as the indexer and the guard apply them, asked for one path: the
+path rules first (a hidden folder, Obsidian's Excluded files, the exclude and include globs), then the size
+cap, then what only the text can say (it cannot be read, its frontmatter opts out, every section sits under an
+excluded heading). Nothing it returns holds the text or the title of a note that is not indexed.
 """
 
 from __future__ import annotations
@@ -11,12 +11,11 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from askvault.config import VaultConfig
 from askvault.errors import NoteError
+from askvault.index.exclusion import DANGLING, NOT_A_NOTE, Exclusion, exclusion_detail
+from askvault.index.policy import NotePolicy
 from askvault.index.privacy import IndexPrivacy, VisibilityGuard
-from askvault.index.problems import NoteProblem, too_large
-from askvault.index.roots import Roots
-from askvault.index.scan import DANGLING, NOT_A_NOTE, Exclusion
+from askvault.index.problems import NoteProblem
 from askvault.model import ChunkInfo, Note, NoteState, NoteStatus
 from askvault.parse.decode import NotText, decode_note
 from askvault.parse.documents import document_kind
@@ -25,6 +24,8 @@ from askvault.parse.note import parse_note
 from askvault.redact.note import heading_key
 from askvault.store.manifest.catalog import ChunkCatalog
 from askvault.store.manifest.manifest import Manifest
+
+__all__ = ["NoteStatusQuery", "exclusion_detail"]
 
 _STATE: dict[str, NoteState] = {
     "obsidian-excluded": "excluded",
@@ -54,67 +55,45 @@ def _failed(reason: str) -> str:
     return f"Failed to index: {reason}."
 
 
-def exclusion_detail(exclusion: Exclusion, vault: VaultConfig, *, every_section: bool = False) -> str:
-    """One sentence naming the rule that keeps a note out (the pattern, the key), never the note's text."""
-    rule, pattern = exclusion.rule, exclusion.pattern
-    if rule == "obsidian-excluded" and pattern is not None:
-        return f"Excluded from the index by Obsidian's Excluded files entry `{pattern}`."
-    if rule == "obsidian-excluded":
-        return f"Not indexed: notes in hidden folders never are ({exclusion.reason})."
-    if rule == "exclude-glob" and pattern is not None:
-        return f"Excluded from the index by the pattern `{pattern}`."
-    if rule == "include-glob":
-        listed = ", ".join(f"`{glob}`" for glob in vault.include_globs)
-        return f"Excluded from the index: it matches none of the include patterns ({listed})."
-    if rule == "excluded-heading":
-        where = "Every section is" if every_section else "It is"
-        return f"{where} under the excluded heading `{pattern}`, so it is kept out of the index."
-    if rule == "source-removed":
-        return "Not shown: its folder is no longer a source of this vault; the next index run drops it."
-    if rule == "frontmatter-opt-out":
-        return f"Excluded from the index by its frontmatter (`{vault.opt_out_key}: false`)."
-    return f"Excluded from the index ({exclusion.reason})."
-
-
 class NoteStatusQuery:
     """`status(path)`: what the index knows about one note, and why it is not in it."""
 
     def __init__(
         self,
-        vault: VaultConfig,
+        policy: NotePolicy,
         catalog: ChunkCatalog,
         manifest: Manifest,
         guard: VisibilityGuard,
         problems: Callable[[str], tuple[NoteProblem, ...]] = lambda path: (),
     ) -> None:
-        self._vault = vault
+        self._policy = policy
+        self._vault = policy.vault
         self._catalog = catalog
         self._manifest = manifest
         self._guard = guard
         self._problems = problems
         """The indexer's current problems of a path (failed or skipped in the last run or watcher batch)."""
-        self._privacy = IndexPrivacy(vault)
-        self._roots = Roots(vault)
+        self._privacy = IndexPrivacy(policy.vault)
 
     def status(self, path: str) -> NoteStatus:
         """Reads a stat, and the note itself only when it is on disk, allowed by the path rules and not indexed."""
         snapshot = self._catalog.snapshot()
         chunks = [snapshot[cid] for cid in self._catalog.by_note().get(path, ()) if cid in snapshot]
-        path_rule = self._guard.path_rule(path)
+        path_rule = self._policy.path_rule(path)
         if chunks:
             return self._indexed(path, chunks) if path_rule is None else self._excluded(path, path_rule)
-        on_disk = self._roots.stat(path)
+        on_disk = self._policy.roots.stat(path)
         if path_rule is not None and (on_disk is not None or os.path.lexists(self._vault.root / path)):
             return self._excluded(path, path_rule)
         if on_disk is None:
             return self._listed(path) or self._absent(path)
-        why = self._roots.kind_reason(path)
+        why = self._policy.kind_reason(path)
         if why is not None:
             detail = "only Markdown notes (.md), PDFs and canvases are" if why == NOT_A_NOTE else why
             return self._out(path, "not-markdown", f"Not indexed: {detail}.")
-        limit = self._roots.size_limit(path)
-        if on_disk.size > limit:
-            return self._out(path, "size-limit", _skipped(too_large(on_disk.size, limit)))
+        too_big = self._policy.size_rule(path, on_disk.size)
+        if too_big is not None:
+            return self._out(path, too_big.rule, _skipped(too_big.reason))
         return self._unindexed(path) if document_kind(path) == "note" else self._pending(path)
 
     def _listed(self, path: str) -> NoteStatus | None:
@@ -133,7 +112,7 @@ class NoteStatusQuery:
 
     def _absent(self, path: str) -> NoteStatus:
         """No regular file inside the vault at this path: a symlink that leads out or nowhere, or nothing."""
-        found = self._roots.split(path)
+        found = self._policy.roots.split(path)
         if found is not None and found[0].label is not None:
             return self._out(path, "no-such-note", f"There is no file at this path in the source {found[0].label!r}.")
         full = self._vault.root / path
@@ -160,7 +139,7 @@ class NoteStatusQuery:
             # What is left may be the name-only chunk a note gets when none of its sections is indexed.
             heading = self._every_section_excluded(path)
             if heading is not None:
-                return self._excluded(path, Exclusion("excluded-heading", "", heading), every_section=True)
+                return self._excluded(path, Exclusion.excluded_heading(heading), every_section=True)
         return NoteStatus(
             path=path,
             state="indexed",
@@ -180,7 +159,7 @@ class NoteStatusQuery:
     def _unindexed(self, path: str) -> NoteStatus:
         """On disk, allowed by the path rules, within the size cap, yet without chunks: ask its text why."""
         try:
-            text = decode_note(self._roots.read_bytes(path))
+            text = decode_note(self._policy.roots.read_bytes(path))
         except NotText as exc:
             return self._out(path, "not-text", _skipped(exc.message))
         except NoteError as exc:
@@ -188,11 +167,12 @@ class NoteStatusQuery:
         except OSError as exc:
             return self._out(path, "parse-failure", _failed(exc.strerror or type(exc).__name__))
         note = parse_note(path, text, LinkResolver(()), self._vault.opt_out_key)
-        if note.opted_out:
-            return self._excluded(path, Exclusion("frontmatter-opt-out", "opted out"))
+        opted_out = self._policy.opt_out_rule(note)
+        if opted_out is not None:
+            return self._excluded(path, opted_out)
         heading = self._excluded_heading_of(note)
         if heading is not None:
-            return self._excluded(path, Exclusion("excluded-heading", "", heading), every_section=True)
+            return self._excluded(path, Exclusion.excluded_heading(heading), every_section=True)
         return self._pending(path)
 
     def _pending(self, path: str) -> NoteStatus:
@@ -216,7 +196,7 @@ class NoteStatusQuery:
 
     def _every_section_excluded(self, path: str) -> str | None:
         try:
-            text = decode_note(self._roots.read_bytes(path))
+            text = decode_note(self._policy.roots.read_bytes(path))
         except (NoteError, OSError):
             return None
         return self._excluded_heading_of(parse_note(path, text, LinkResolver(()), self._vault.opt_out_key))

@@ -2,25 +2,22 @@
 or sent (the index may be older than the rules: Excluded files edited in Obsidian, a changed config, a note
 that opted out a moment ago).
 
-The answer-time check (`VisibilityGuard`) needs no reindex: it re-reads Obsidian's `app.json` when that file
-changes, applies the exclude and include globs and excluded headings of the running configuration, and reads
-a note's frontmatter again when the note changed on disk since it was indexed.
+The answer-time check (`VisibilityGuard`) needs no reindex: the note policy (`index.policy`) it asks reads
+Obsidian's `app.json` again when that file changes and applies the exclude and include globs of the running
+configuration, and reads a note's frontmatter again when the note changed on disk since it was indexed; the
+guard adds the excluded headings.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
 
 from askvault.config import VaultConfig
-from askvault.index.roots import GONE_SOURCE, Roots
-from askvault.index.scan import Exclusion, VaultFilter
+from askvault.index.exclusion import Exclusion
+from askvault.index.policy import NotePolicy
 from askvault.model import Chunk, ChunkInfo, ChunkText, Note
-from askvault.parse.decode import normalize_newlines
-from askvault.parse.frontmatter import MAX_FRONTMATTER_CHARS, read_frontmatter
 from askvault.redact.note import (
     Prepared,
     count_markers,
@@ -31,10 +28,6 @@ from askvault.redact.note import (
 )
 
 log = logging.getLogger(__name__)
-
-_HEAD_BYTES = 4 * MAX_FRONTMATTER_CHARS + 4096
-"""Enough of a note's start to hold any frontmatter the parser would read."""
-_OPT_OUT_CACHE = 2048
 
 
 class IndexPrivacy:
@@ -53,67 +46,27 @@ class IndexPrivacy:
         return prepared
 
 
-@dataclass(frozen=True, slots=True)
-class _Stamp:
-    config_dir: str | None
-    mtime_ns: int
-    size: int
-
-
 class VisibilityGuard:
     """`visible(chunk)`: may this indexed chunk be shown or sent now? Cheap enough for every hit (a stat or two).
 
-    A chunk given without its text (`ChunkInfo`, as the catalog holds it) has it read through `text_of` when
-    excluded headings are configured and its heading trail names none of them (the text's lines may)."""
+    The path rules and the opt-out are the note policy's; the excluded headings are the guard's own, as they
+    hide chunks, not notes. A chunk given without its text (`ChunkInfo`, as the catalog holds it) has it read
+    through `text_of` when excluded headings are configured and its heading trail names none of them (the
+    text's lines may)."""
 
-    def __init__(self, vault: VaultConfig, text_of: Callable[[str], ChunkText | None]) -> None:
-        self._vault = vault
+    def __init__(self, policy: NotePolicy, text_of: Callable[[str], ChunkText | None]) -> None:
+        self.policy = policy
         self._text_of = text_of
-        self._headings = {heading_key(h): h for h in vault.exclude_headings if heading_key(h)}
+        self._headings = {heading_key(h): h for h in policy.vault.exclude_headings if heading_key(h)}
         """Excluded heading keys → the heading as configured (named when explaining why a chunk is hidden)."""
-        self._filter = VaultFilter(vault)
-        self._roots = Roots(vault)
-        self._root = str(vault.root)
-        self._app_json: dict[str, str] = {}
-        self._stamp = self._app_json_stamp(self._filter.config_dir)
-        self._opted_out: dict[tuple[str, int], bool] = {}
-
-    def _app_json_stamp(self, config_dir: str | None) -> _Stamp:
-        if config_dir is None:
-            return _Stamp(None, 0, 0)
-        try:
-            # A plain string, joined once: this runs for every hit, and a pathlib join costs more than the stat.
-            path = self._app_json.get(config_dir)
-            if path is None:
-                path = self._app_json[config_dir] = os.path.join(self._root, config_dir, "app.json")
-            info = os.stat(path)
-        except OSError:
-            return _Stamp(config_dir, -1, -1)
-        return _Stamp(config_dir, info.st_mtime_ns, info.st_size)
-
-    def _current_filter(self) -> VaultFilter:
-        stamp = self._app_json_stamp(self._filter.config_dir)
-        if stamp != self._stamp:
-            self._filter = VaultFilter(self._vault)
-            self._stamp = self._app_json_stamp(self._filter.config_dir)
-        return self._filter
 
     def path_excluded(self, path: str) -> str | None:
         rule = self.path_rule(path)
         return None if rule is None else rule.reason
 
     def path_rule(self, path: str) -> Exclusion | None:
-        """The rule that keeps `path` out now: a hidden folder counts as Obsidian's own exclusion (Obsidian never
-        shows one), then its Excluded files, the exclude and the include globs; a source folder's own rules for its
-        paths, and a source taken out of the settings hides all of its."""
-        found = self._roots.split(path)
-        if found is None:
-            return Exclusion("source-removed", GONE_SOURCE)
-        root, rel = found
-        vault_filter = self._current_filter() if root.label is None else root.filter
-        path = rel
-        hidden = vault_filter.hidden(path)
-        return Exclusion("obsidian-excluded", hidden) if hidden is not None else vault_filter.user_rule(path)
+        """The rule that keeps `path` out now (`NotePolicy.path_rule`)."""
+        return self.policy.path_rule(path)
 
     def _excluded_heading(self, chunk: ChunkInfo) -> str | None:
         """The configured excluded heading the chunk sits under, or None."""
@@ -140,27 +93,7 @@ class VisibilityGuard:
 
     def _now_opted_out(self, chunk: ChunkInfo) -> bool:
         """True when the note changed since it was indexed and now opts out (or cannot be read: fail closed)."""
-        try:
-            info = os.stat(os.path.join(self._root, chunk.path))
-        except OSError:
-            return False  # deleted, not excluded: the next reconcile removes it
-        if info.st_mtime_ns / 1e9 == chunk.mtime:
-            return False
-        key = (chunk.path, info.st_mtime_ns)
-        cached = self._opted_out.get(key)
-        if cached is not None:
-            return cached
-        try:
-            with open(os.path.join(self._root, chunk.path), "rb") as handle:
-                head = handle.read(_HEAD_BYTES)
-            text = normalize_newlines(head.decode("utf-8", errors="replace").removeprefix("\ufeff"))
-            result = read_frontmatter(text.split("\n"), self._vault.opt_out_key).opted_out
-        except OSError:
-            result = True
-        if len(self._opted_out) >= _OPT_OUT_CACHE:
-            self._opted_out.clear()
-        self._opted_out[key] = result
-        return result
+        return self.policy.opted_out_since(chunk.path, chunk.mtime)
 
     def visible(self, chunk: ChunkInfo) -> bool:
         return not (
@@ -176,9 +109,9 @@ class VisibilityGuard:
             return rule
         heading = self._excluded_heading(chunk)
         if heading is not None:
-            return Exclusion("excluded-heading", f"under the excluded heading {heading!r}", heading)
+            return Exclusion.excluded_heading(heading)
         if self._now_opted_out(chunk):
-            return Exclusion("frontmatter-opt-out", f"opted out ({self._vault.opt_out_key}: false)")
+            return self.policy.opted_out()
         return None
 
 

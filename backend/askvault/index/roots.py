@@ -15,11 +15,20 @@ from pathlib import Path
 
 from askvault.config import SOURCE_SEPARATOR, SourceConfig, VaultConfig
 from askvault.errors import NoteError, VaultError
+from askvault.index.exclusion import GONE_SOURCE
 from askvault.index.report import Problem
 from askvault.index.scan import NoteFile, ScanResult, Skipped, VaultFilter, read_note_bytes, real_note_path, scan_vault
 
-GONE_SOURCE = "its folder is no longer a source of this vault"
-"""Why a note of a source taken out of the settings is dropped (and hidden until it is)."""
+__all__ = [
+    "GONE_SOURCE",
+    "Departures",
+    "Root",
+    "Roots",
+    "RootsScan",
+    "source_problem_path",
+    "source_slice",
+    "unreadable_source",
+]
 
 
 def source_slice(vault: VaultConfig, source: SourceConfig) -> VaultConfig:
@@ -67,8 +76,9 @@ class Departures:
 
 
 class Roots:
-    """Where each indexed path lives, and the rules that apply to it. Built per run: the settings do not change
-    while the sidecar runs, but Obsidian's Excluded files do."""
+    """Where each indexed path lives, and the rules that apply to it. The note policy (`index.policy`) holds the
+    current one and builds a new one when an app.json changes: the settings do not change while the sidecar
+    runs, but Obsidian's Excluded files do."""
 
     def __init__(self, vault: VaultConfig) -> None:
         self.vault = Root(None, "", vault, VaultFilter(vault))
@@ -185,7 +195,7 @@ class Roots:
         """The folder's scan; None for a source that is missing, not a folder, or cannot be listed (permissions, a
         share gone stale): its notes must stay. The vault's own failure raises, as it always did."""
         try:
-            found = scan_vault(root.config)
+            found = scan_vault(root.config, root.filter)
         except VaultError:
             if root.label is None:
                 raise

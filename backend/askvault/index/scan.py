@@ -6,7 +6,8 @@ a leading dot (the config folder, whatever it is called, `.trash`, `.git`…). R
 `Skipped.kind`: notes matched by Obsidian's "Excluded files" or our exclude globs and second paths to a file
 already seen (excluded), notes over the size limit and symlinks that lead out of the vault (skipped), files
 and folders that cannot be read (failed). The frontmatter opt-out needs the note's text, so
-the indexer applies it after `parse_note` (`Note.opted_out`).
+the indexer asks the note policy after `parse_note` (`NotePolicy.opt_out_rule`). The reasons are worded in
+`index.exclusion`; the note policy (`index.policy`) holds the current `VaultFilter` of each folder.
 """
 
 from __future__ import annotations
@@ -23,15 +24,16 @@ import pathspec
 
 from askvault.config import VaultConfig
 from askvault.errors import NoteError, VaultError
-from askvault.index.problems import too_large
+from askvault.index.exclusion import DANGLING, NOT_A_NOTE, Exclusion, hidden_reason, kind_switched_off
 from askvault.parse.decode import decode_note
 from askvault.parse.documents import document_kind
 
 DEFAULT_CONFIG_DIR = ".obsidian"
-DANGLING = "symlink to a file that does not exist; fix or delete the link"
-NOT_A_NOTE = "not a Markdown note"
 
 __all__ = [
+    "DANGLING",
+    "DEFAULT_CONFIG_DIR",
+    "NOT_A_NOTE",
     "Exclusion",
     "NoteFile",
     "ScanResult",
@@ -69,19 +71,6 @@ class NoteFile:
         if not stat.S_ISREG(info.st_mode):
             return None
         return cls(rel, info.st_size, info.st_mtime_ns)
-
-
-@dataclass(frozen=True, slots=True)
-class Exclusion:
-    """Which rule keeps a path (or a chunk) out of the index, for explaining it: never any of the note's text."""
-
-    rule: str
-    """`obsidian-excluded`, `exclude-glob`, `include-glob`, `excluded-heading` or `frontmatter-opt-out`."""
-    reason: str
-    """As the scan report words it, e.g. "exclude glob 'Private/**'"."""
-    pattern: str | None = None
-    """The entry that matched: an Excluded files prefix or /regex/, a glob, an excluded heading; None for a hidden
-    folder, the include globs or an opt-out."""
 
 
 SkipKind = Literal["excluded", "skipped", "failed"]
@@ -159,9 +148,7 @@ class VaultFilter:
         """Reason when a path lies in a dot-folder or is a dot-file (no report: expected, and noisy)."""
         for part in rel_path.strip("/").split("/"):
             if part.startswith("."):
-                if part == self.config_dir:
-                    return f"inside the Obsidian config folder {part}"
-                return "in Obsidian's trash (.trash)" if part == ".trash" else f"hidden ({part})"
+                return hidden_reason(part, self.config_dir)
         return None
 
     def user_excluded(self, rel_path: str) -> str | None:
@@ -174,18 +161,16 @@ class VaultFilter:
         """`user_excluded` with the rule that decided it: `obsidian-excluded`, `exclude-glob` or `include-glob`."""
         for prefix in self.prefixes:
             if rel_path.startswith(prefix):
-                return Exclusion("obsidian-excluded", f"Obsidian Excluded files: {prefix!r}", prefix)
+                return Exclusion.obsidian(prefix)
         for raw, regex in self.regexes:
             if regex.search(rel_path):
-                return Exclusion("obsidian-excluded", f"Obsidian Excluded files: {raw!r}", raw)
+                return Exclusion.obsidian(raw)
         if self.globs and self._spec.match_file(rel_path):
             matching = [g for g in self.globs if pathspec.GitIgnoreSpec.from_lines([g]).match_file(rel_path)]
-            if matching:
-                return Exclusion("exclude-glob", f"exclude glob {matching[-1]!r}", matching[-1])
-            return Exclusion("exclude-glob", "exclude globs")
+            return Exclusion.exclude_glob(matching[-1] if matching else None)
         if self.includes and not rel_path.endswith("/") and not self._include.match_file(rel_path):
             # Include-only mode: folders are walked (a pattern may pick files deep inside), notes are checked.
-            return Exclusion("include-glob", "not matched by the include globs")
+            return Exclusion.include_globs()
         return None
 
     def excluded(self, rel_path: str) -> str | None:
@@ -202,7 +187,7 @@ class VaultFilter:
             return None
         kind = document_kind(rel_path)
         # `.txt` files are indexed only beside the vault: in it they are no note, as for Obsidian.
-        return f"{kind}s are switched off ({kind}s = false)" if kind in ("pdf", "canvas") else NOT_A_NOTE
+        return kind_switched_off(kind) if kind in ("pdf", "canvas") else NOT_A_NOTE
 
     def indexed_kind(self, rel_path: str) -> bool:
         """True for a file of a kind this vault indexes: a note, and a PDF or canvas unless switched off."""
@@ -261,7 +246,7 @@ def _walk(root: str, vault_filter: VaultFilter, result: ScanResult) -> list[tupl
                 # globs can single out files inside a folder, so those are checked file by file).
                 prefix = next((p for p in vault_filter.prefixes if (rel + "/").startswith(p)), None)
                 if prefix is not None:
-                    result.skipped.append(Skipped(rel + "/", f"Obsidian Excluded files: {prefix!r}", "excluded"))
+                    result.skipped.append(Skipped(rel + "/", Exclusion.obsidian(prefix).reason, "excluded"))
                 elif link:
                     deferred.append((rel, real))
                 else:
@@ -271,12 +256,13 @@ def _walk(root: str, vault_filter: VaultFilter, result: ScanResult) -> list[tupl
     return found
 
 
-def scan_vault(cfg: VaultConfig) -> ScanResult:
-    """Every note to index (sorted by path) and every note skipped with its reason."""
+def scan_vault(cfg: VaultConfig, vault_filter: VaultFilter | None = None) -> ScanResult:
+    """Every note to index (sorted by path) and every note skipped with its reason; `vault_filter` is the note
+    policy's rules for this folder (a fresh read of its app.json when not given)."""
     root = os.path.realpath(cfg.root)
     if not os.path.isdir(root):
         raise VaultError(f"the vault folder {cfg.root} does not exist or is not a folder")
-    vault_filter = VaultFilter(cfg)
+    vault_filter = VaultFilter(cfg) if vault_filter is None else vault_filter
     result = ScanResult(skipped=list(vault_filter.problems))
     kept: dict[str, str] = {}
     candidates = _walk(root, vault_filter, result)
@@ -291,7 +277,7 @@ def scan_vault(cfg: VaultConfig) -> ScanResult:
         if reason is not None:
             result.skipped.append(Skipped(rel, reason, "excluded"))
         elif info.st_size > vault_filter.size_limit(rel):
-            result.skipped.append(Skipped(rel, too_large(info.st_size, vault_filter.size_limit(rel))))
+            result.skipped.append(Skipped(rel, Exclusion.size_limit(info.st_size, vault_filter.size_limit(rel)).reason))
         else:
             result.notes.append(NoteFile(rel, info.st_size, info.st_mtime_ns))
     result.notes.sort(key=lambda n: n.path)

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 from askvault.config import VaultConfig
 from askvault.errors import BadRequest, NoteError, NotFound
+from askvault.index.policy import NotePolicy
 from askvault.index.privacy import IndexPrivacy
-from askvault.index.problems import too_large
-from askvault.index.scan import VaultFilter, read_note_text
+from askvault.index.scan import read_note_text
 from askvault.model import Note, Section
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
@@ -70,12 +70,16 @@ class NoteSections:
     Refused: paths outside the vault (absolute, `..`, or a symlink that resolves outside), files that are
     not Markdown notes, notes Obsidian's "Excluded files" or our exclude/include globs keep out (checked on
     the path asked for and on where a symlink leads), notes over the size cap, and notes that opted out in
-    their frontmatter. Each refusal is a readable AskVaultError. What is served went through the indexer's
-    own privacy step: sections under excluded headings are gone and secrets are redacted.
+    their frontmatter: the note policy decides each, in its words. Each refusal is a readable AskVaultError.
+    What is served went through the indexer's own privacy step: sections under excluded headings are gone and
+    secrets are redacted.
     """
 
-    def __init__(self, vault: VaultConfig) -> None:
+    def __init__(self, vault: VaultConfig, policy: NotePolicy | None = None) -> None:
         self._vault = vault
+        # The engine's policy when one runs in this process; else one of our own (with a sidecar there is no
+        # engine here). Either reads app.json again when it changes.
+        self._policy = NotePolicy(vault) if policy is None else policy
 
     def read(self, path: str, heading: str) -> SectionText:
         rel = self._resolve(vault_relative(path))
@@ -87,39 +91,40 @@ class NoteSections:
         # Obsidian links leave `.md` out; accept that when the note exists.
         if not rel.lower().endswith(".md") and os.path.lexists(os.path.join(root, rel + ".md")):
             rel += ".md"
-        vault_filter = VaultFilter(self._vault)  # fresh: app.json may have changed since the last call
-        self._check_filter(vault_filter, rel, rel)
+        self._check_path(rel, rel)
         real = os.path.realpath(os.path.join(root, rel))
         if not (real == root or real.startswith(root.rstrip(os.sep) + os.sep)):
             raise BadRequest(f"{rel} resolves to outside the vault; not read")
         target = os.path.relpath(real, root).replace(os.sep, "/")
         if target != rel:
             # A symlink must not bring an excluded (or hidden) note back in under another name.
-            self._check_filter(vault_filter, rel, target)
+            self._check_path(rel, target)
         try:
             info = os.stat(real)
         except OSError:
             raise NotFound(f"there is no note at {rel}") from None
         if not stat.S_ISREG(info.st_mode):
             raise NotFound(f"there is no note at {rel}")
-        if info.st_size > self._vault.max_note_bytes:
-            raise NoteError(f"{rel} is skipped: {too_large(info.st_size, self._vault.max_note_bytes)}")
+        too_big = self._policy.size_rule(rel, info.st_size)
+        if too_big is not None:
+            raise NoteError(f"{rel} is skipped: {too_big.reason}")
         return rel
 
-    def _check_filter(self, vault_filter: VaultFilter, rel: str, target: str) -> None:
+    def _check_path(self, rel: str, target: str) -> None:
         if not target.lower().endswith(".md"):
             raise BadRequest(f"{rel} is not a Markdown note")
-        reason = vault_filter.hidden(target) or vault_filter.user_excluded(target)
-        if reason is not None:
+        rule = self._policy.vault_rule(target)
+        if rule is not None:
             via = "" if target == rel else f" (it links to {target})"
-            raise BadRequest(f"{rel} is excluded from Ask Vault{via}: {reason}")
+            raise BadRequest(f"{rel} is excluded from Ask Vault{via}: {rule.reason}")
 
     def _parse(self, rel: str) -> Note:
         text = read_note_text(self._vault.root, rel)
         # Link targets do not change the readable text, so no vault-wide resolver is needed here.
         note = parse_note(rel, text, LinkResolver([rel]), self._vault.opt_out_key)
-        if note.opted_out:
-            raise BadRequest(f"{rel} opted out of Ask Vault ({self._vault.opt_out_key}: false in its frontmatter)")
+        opted_out = self._policy.opt_out_rule(note)
+        if opted_out is not None:
+            raise BadRequest(f"{rel} is excluded from Ask Vault: {opted_out.reason}")
         return IndexPrivacy(self._vault).prepare(note).note
 
 

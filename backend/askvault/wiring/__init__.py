@@ -22,6 +22,7 @@ from askvault.index.dense_sync import recorded_embedder, sync_dense
 from askvault.index.indexer import Indexer
 from askvault.index.language import NoteLanguages
 from askvault.index.lock import IndexLock
+from askvault.index.policy import NotePolicy
 from askvault.index.privacy import VisibilityGuard
 from askvault.index.report import Progress
 from askvault.retrieve.hybrid import HybridSearcher
@@ -58,6 +59,8 @@ class Engine:
     indexer: Indexer
     searcher: HybridSearcher
     pipeline: AnswerPipeline
+    policy: NotePolicy
+    """What may be indexed or shown, and why not: the one instance the indexer, the guard and explain ask."""
     guard: VisibilityGuard
     """Re-checks exclusions on every hit and chunk lookup (the index may be older than the rules)."""
     reranker: ChatReranker
@@ -133,10 +136,21 @@ async def open_engine(
         pdfs = _pdf_extractor(config.vault)
         if pdfs is not None:
             stack.callback(pdfs.close)
+        # One policy for the whole engine: an Excluded files edit the indexer has read is what the guard applies.
+        policy = NotePolicy(config.vault)
         indexer = Indexer(
-            config.vault, config.chunk, manifest, catalog, keywords, dense, vectors, languages=languages, pdfs=pdfs
+            config.vault,
+            config.chunk,
+            manifest,
+            catalog,
+            keywords,
+            dense,
+            vectors,
+            languages=languages,
+            pdfs=pdfs,
+            policy=policy,
         )
-        guard = VisibilityGuard(config.vault, catalog.text_of)
+        guard = VisibilityGuard(policy, catalog.text_of)
         searcher = HybridSearcher(catalog, keywords, dense, config.retrieval, visible=guard.visible)
         related = RelatedNotes(catalog, keywords, dense, visible=guard.visible)
         reranker = ChatReranker.from_params(_rerank_chat(config, chat, stack), config.retrieval)
@@ -157,6 +171,7 @@ async def open_engine(
             indexer=indexer,
             searcher=searcher,
             pipeline=pipeline,
+            policy=policy,
             guard=guard,
             reranker=reranker,
             related=related,

@@ -8,9 +8,10 @@ from askvault.wiring import Engine
 
 
 def note_status_query(engine: Engine) -> NoteStatusQuery:
-    """Read-only: the live catalog and manifest, the answer-time privacy guard, the indexer's current problems."""
+    """Read-only: the engine's note policy, the live catalog and manifest, the answer-time privacy guard, the
+    indexer's current problems."""
     return NoteStatusQuery(
-        engine.config.vault,
+        engine.policy,
         engine.catalog,
         engine.manifest,
         engine.guard,
