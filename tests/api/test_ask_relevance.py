@@ -15,7 +15,6 @@ from askvault.ask.pipeline import NOT_COVERED_ANSWER
 from askvault.ask.relevance import FALLBACK
 from askvault.config import ServerConfig
 from askvault.model import TermStat
-from askvault.wire.events import PipelineLines
 from askvault.wire.search_scored import SearchRelevance
 from tests.api.conftest import TOKEN, assert_error
 from tests.api.fakes import FakeIndex
@@ -41,9 +40,7 @@ async def api(fake_ollama: RunningOllama) -> AsyncIterator[str]:
     async with open_pipeline(fake_ollama.url, searcher) as pipeline:
         server = ServerConfig(port=0)
         judge = SearchRelevance(FALLBACK, 8)  # the pipeline's own calibration (open_pipeline's default)
-        app = create_app(
-            ApiServices(searcher, PipelineLines(pipeline), FakeIndex(), search_relevance=judge), server, TOKEN, 0
-        )
+        app = create_app(ApiServices(searcher, pipeline, FakeIndex(), search_relevance=judge), server, TOKEN, 0)
         async with serve(app, server) as listening:
             yield f"http://127.0.0.1:{listening.port}"
 

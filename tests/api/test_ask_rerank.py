@@ -8,7 +8,6 @@ from askvault.api.app import create_app
 from askvault.api.server import serve
 from askvault.api.services import ApiServices
 from askvault.config import RetrievalParams, ServerConfig
-from askvault.wire.events import PipelineLines
 from tests.api.conftest import TOKEN
 from tests.api.fakes import FakeIndex
 from tests.api.test_ask import read_ndjson
@@ -39,7 +38,7 @@ async def test_ask_reports_the_rerank_and_search_does_not_rerank(fake_ollama: Ru
     params = RetrievalParams(rerank=True, rerank_candidates=3)
     async with open_pipeline(fake_ollama.url, searcher, retrieval=params) as pipeline:
         server = ServerConfig(port=0)
-        app = create_app(ApiServices(searcher, PipelineLines(pipeline), FakeIndex()), server, TOKEN, 0)
+        app = create_app(ApiServices(searcher, pipeline, FakeIndex()), server, TOKEN, 0)
         async with serve(app, server) as listening:
             events = await _post(listening.port, "/api/ask", {"question": "What is in note 2?", "k": 3})
             (search,) = await _post(listening.port, "/api/search", {"query": "note 2", "k": 3})

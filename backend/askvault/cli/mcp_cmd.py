@@ -20,7 +20,6 @@ from askvault.errors import IndexLocked
 
 if TYPE_CHECKING:
     from askvault.mcp.backends import SidecarAddress
-    from askvault.mcp.sections import NoteSections
 
 log = logging.getLogger("askvault.mcp")
 
@@ -71,20 +70,21 @@ async def _serve(config: Config) -> bool:
     from askvault.mcp.server import run_stdio
     from askvault.mcp.tools import build_server
 
-    sections = NoteSections(config.vault)
     if locate_sidecar(config) is None:
-        finished = await _serve_own_index(config, sections)
+        finished = await _serve_own_index(config)
         if finished is not None:
             return finished
+    sections = NoteSections(config.vault)  # no engine here: a policy of its own, the same code and wording
     log.info("serving %s through the running sidecar (read-only)", config.vault.root.name)
     async with SidecarBackend(lambda: locate_sidecar(config)) as backend:
         return await run_stdio(build_server(backend, sections, config.vault.root.name))
 
 
-async def _serve_own_index(config: Config, sections: NoteSections) -> bool | None:
+async def _serve_own_index(config: Config) -> bool | None:
     """Opens the engine and serves from it; None when it is locked because a sidecar was starting meanwhile."""
     from askvault.index.dense_sync import sync_dense
     from askvault.mcp.backends import LocalBackend
+    from askvault.mcp.sections import NoteSections
     from askvault.mcp.server import IndexKeeper, run_stdio
     from askvault.mcp.tools import build_server
     from askvault.wiring import open_engine
@@ -99,6 +99,8 @@ async def _serve_own_index(config: Config, sections: NoteSections) -> bool | Non
             raise
         name = config.vault.root.name
         log.info("serving %s from its own index (no sidecar running)", name)
+        # The engine's own policy: an Excluded files edit its indexer has read is what MCP refuses by, too.
+        sections = NoteSections(config.vault, engine.policy)
         server = build_server(LocalBackend(engine.searcher, engine.pipeline), sections, name)
         warm_up = functools.partial(sync_dense, engine.manifest, engine.dense, engine.vectors)
         return await run_stdio(server, IndexKeeper(config.vault, engine.indexer, warm_up=warm_up))

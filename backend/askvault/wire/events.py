@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from typing import cast
 
 from askvault.ask.events import AskEvent, DoneEvent, Metrics, RetrievalEvent, SourceRef, TokenEvent
-from askvault.ask.pipeline import AnswerPipeline
 from askvault.ask.relevance import RelevanceDecision
 from askvault.ask.rerank import RerankReport
-from askvault.model import Message, SearchFilters
 from askvault.wire.search import date_scope_to_json, hit_to_json, term_to_json
 
 JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
@@ -134,23 +132,3 @@ async def event_lines(events: AsyncGenerator[AskEvent, None]) -> AsyncGenerator[
     async with aclosing(events) as opened:
         async for event in opened:
             yield event_to_json(event)
-
-
-class PipelineLines:
-    """The answer pipeline as the API's `Answerer`: its typed events handed on as they are (the route shapes them
-    with `event_to_json`). Only the name is left of the lines it once made: `askvault.wiring` still names it, and
-    could pass the pipeline itself."""
-
-    def __init__(self, pipeline: AnswerPipeline) -> None:
-        self._pipeline = pipeline
-
-    def run(
-        self,
-        question: str,
-        history: Sequence[Message] = (),
-        k: int | None = None,
-        filters: SearchFilters | None = None,
-        *,
-        force: bool = False,
-    ) -> AsyncGenerator[AskEvent, None]:
-        return self._pipeline.run(question, history, k, filters, force=force)

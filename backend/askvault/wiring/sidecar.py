@@ -19,7 +19,6 @@ from askvault.api.token import load_or_create_token
 from askvault.config import Config
 from askvault.index.report import IndexReport, Progress
 from askvault.index.source_watch import Watchers
-from askvault.wire.events import PipelineLines
 from askvault.wiring import Engine, open_engine
 from askvault.wiring.control import EngineControl
 from askvault.wiring.explain import engine_explainer
@@ -101,7 +100,7 @@ async def run_sidecar(
             control = EngineControl(engine, monitor)
             services = ApiServices(
                 searcher=engine.searcher,
-                answerer=PipelineLines(engine.pipeline),
+                answerer=engine.pipeline,
                 index=control,
                 related=engine.related,
                 explainer=engine_explainer(engine),
