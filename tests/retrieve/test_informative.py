@@ -6,7 +6,7 @@ import pytest
 
 from askvault.model import ChunkInfo, noise_of
 from askvault.retrieve.fusion import Fused
-from askvault.retrieve.informative import LOW_INFORMATION, NOISE_LABEL, weigh_noise
+from askvault.retrieve.informative import LOW_INFORMATION, weigh_noise
 
 
 def chunk(cid: str, template: int = 0, links: int = 0, query: int = 0) -> ChunkInfo:
@@ -50,23 +50,21 @@ def ranking(*entries: tuple[str, float]) -> list[Fused]:
 def test_mostly_noise_chunks_drop_below_informative_ones_within_their_share(
     entries: list[tuple[str, float]], order: list[str]
 ) -> None:
-    assert [f.chunk_id for f in weigh_noise(ranking(*entries), CHUNKS, 0.3)] == order
+    assert [f.chunk_id for f in weigh_noise(ranking(*entries), CHUNKS, 0.3)[0]] == order
 
 
 def test_scores_of_prose_are_untouched_and_the_lowered_ones_are_labelled() -> None:
-    boosts: dict[str, list[str]] = {}
-    out = {
-        f.chunk_id: f for f in weigh_noise(ranking(("links", 1.0), ("cites", 0.7), ("prose", 0.5)), CHUNKS, 0.3, boosts)
-    }
+    weighed, lowered = weigh_noise(ranking(("links", 1.0), ("cites", 0.7), ("prose", 0.5)), CHUNKS, 0.3)
+    out = {f.chunk_id: f for f in weighed}
     assert out["links"].score == pytest.approx(0.7)
     assert (out["cites"].score, out["prose"].score) == (0.7, 0.5)
-    assert boosts == {"links": [NOISE_LABEL]}
+    assert lowered == ["links"]
     assert out["links"].ranks == {"dense": 1}
 
 
 def test_a_penalty_of_zero_changes_nothing() -> None:
     fused = ranking(("links", 1.0), ("prose", 0.9))
-    assert weigh_noise(fused, CHUNKS, 0.0) == fused
+    assert weigh_noise(fused, CHUNKS, 0.0) == (fused, [])
 
 
 @pytest.mark.parametrize(
@@ -76,5 +74,5 @@ def test_a_penalty_of_zero_changes_nothing() -> None:
 def test_the_penalty_starts_at_half_and_grows_with_the_noise(noisy: int, factor: float) -> None:
     assert LOW_INFORMATION == 50
     chunks = {"c": chunk("c", template=noisy)}
-    (out,) = weigh_noise(ranking(("c", 1.0)), chunks, 0.3)
+    (out,), _ = weigh_noise(ranking(("c", 1.0)), chunks, 0.3)
     assert out.score == pytest.approx(factor)

@@ -13,11 +13,11 @@ from askvault.errors import BadRequest, ModelError
 from askvault.model import ChunkInfo, Hit, RankedId, SearchFilters, SearchMode, SearchResult, SearchTimings, TermStat
 from askvault.query.analyse import AnalysedQuery, analyse_query
 from askvault.query.dates import current_now
+from askvault.retrieve.boosts.step import NoteNamesCache, SearchContext
+from askvault.retrieve.boosts.steps import apply_boosts
 from askvault.retrieve.date_filter import NO_PLAN, DatePlan, plan_date_scope, scoped_dense_search, without_scope
 from askvault.retrieve.fusion import rrf, score_fusion, vocabulary_coverage
 from askvault.retrieve.hit_texts import HitTexts
-from askvault.retrieve.informative import weigh_noise
-from askvault.retrieve.query_boosts import QueryBoosts
 from askvault.retrieve.timing import STAGE_DIGITS, elapsed_ms
 from askvault.retrieve.trace import SearchTrace
 from askvault.store.manifest.catalog import ChunkCatalog
@@ -55,7 +55,8 @@ class HybridSearcher:
         self._params = params
         self._visible = visible
         """Re-checks the privacy rules on each hit (the index may predate them); None shows every hit."""
-        self._boosts = QueryBoosts(params, keywords)
+        self._notes = NoteNamesCache()
+        """How a `[[Note]]` finds its note, kept across searches until the catalog swaps its snapshot."""
 
     async def search(
         self,
@@ -226,24 +227,11 @@ class HybridSearcher:
             # One leg alone keeps rank scores: its order is its own, and 1/(k + rank) never reads as "no match".
             rankings = {"keyword": [r.chunk_id for r in keyword], "dense": [r.chunk_id for r in dense]}
             fused_ranking = rrf(rankings, k=self._params.rrf_k, weights=weights)
-        boosts: dict[str, list[str]] = {}
         texts = HitTexts(self._catalog, chunks)
-        if mode == "hybrid" and self._params.identifier_weight > 0:
-            if query.identifiers:  # matched in the candidates' texts: read those that may hold one, in one go
-                lead = max(k, self._params.phrase_candidates)
-                texts.read(self._boosts.identifier_candidates(query, fused_ranking, chunks, lead))
-            fused_ranking = self._boosts.exact_identifiers(query, fused_ranking, weights, texts.full, boosts)
-        if mode == "hybrid" and self._params.phrase_weight > 0:
-            # The leaders' texts: usually the hits themselves, so the read that shows them is the one made here.
-            texts.read([f.chunk_id for f in fused_ranking[: self._params.phrase_candidates]])
-            fused_ranking = self._boosts.phrases(query, fused_ranking, weights, texts.full)
-        if mode == "hybrid" and self._params.section_weight > 0:
-            fused_ranking = self._boosts.sections(query, fused_ranking, chunks, self._catalog.by_note(), boosts)
-        if mode == "hybrid" and self._params.noise_penalty > 0:
-            # Before the mentions: a note named in the question keeps its place even when it is a link list.
-            fused_ranking = weigh_noise(fused_ranking, chunks, self._params.noise_penalty, boosts)
-        if mode == "hybrid" and self._params.mention_top > 0:
-            fused_ranking = self._boosts.promote_mentions(query, filters, fused_ranking, chunks, boosts)
+        ctx = SearchContext(
+            query, mode, filters, k, weights, chunks, self._catalog, self._keywords, self._params, texts, self._notes
+        )
+        fused_ranking, labels = apply_boosts(ctx, fused_ranking)
         ids = [fused.chunk_id for fused in fused_ranking]
         for position, fused in enumerate(fused_ranking):
             if fused.chunk_id not in chunks:
@@ -262,7 +250,7 @@ class HybridSearcher:
                 fused_score=fused.score,
                 dense_score=dense_scores.get(fused.chunk_id),
                 keyword_score=keyword_scores.get(fused.chunk_id),
-                boosts=tuple(boosts.get(fused.chunk_id, ())),
+                boosts=labels.get(fused.chunk_id, ()),
             )
             if len(hits) < k:
                 hits.append(hit)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from askvault.model import ChunkInfo
 from askvault.retrieve.fusion import Fused
@@ -16,28 +16,26 @@ NOISE_LABEL = "boilerplate"
 
 
 def weigh_noise(
-    fused: Sequence[Fused],
-    chunks: Mapping[str, ChunkInfo],
-    penalty: float,
-    boosts: MutableMapping[str, list[str]] | None = None,
-) -> list[Fused]:
+    fused: Sequence[Fused], chunks: Mapping[str, ChunkInfo], penalty: float
+) -> tuple[list[Fused], list[str]]:
     """For a chunk that is mostly template, links or query (under `LOW_INFORMATION` percent of its own prose), the
     fused score times 1 − penalty · excess, the excess rising from 0 at that line to 1 for a chunk of nothing but
     noise; best first, ties in the given order. A link list or a footer drops below an informative chunk the legs
     scored within `penalty` of it, and stays where it was when nothing close says more (a MOC asked for by name
     still comes first). A daily note's log inside its template loses little, and no chunk's score jumps when its
-    share crosses the line. Every other chunk keeps its score, so the relevance decision reads them as before."""
+    share crosses the line. Every other chunk keeps its score, so the relevance decision reads them as before.
+    Returns the ranking and the chunks whose score it lowered, in the given order."""
     if penalty <= 0:
-        return list(fused)
+        return list(fused), []
     keyed: list[tuple[float, int, Fused]] = []
+    lowered: list[str] = []
     for place, entry in enumerate(fused):
         chunk = chunks.get(entry.chunk_id)
         noisy = 0 if chunk is None else 100 - chunk.noise.informative
         if noisy > 100 - LOW_INFORMATION:
             excess = (noisy - (100 - LOW_INFORMATION)) / LOW_INFORMATION
             entry = Fused(entry.chunk_id, entry.score * (1.0 - penalty * excess), entry.ranks)
-            if boosts is not None:
-                boosts.setdefault(entry.chunk_id, []).append(NOISE_LABEL)
+            lowered.append(entry.chunk_id)
         keyed.append((-entry.score, place, entry))
     keyed.sort(key=lambda item: (item[0], item[1]))
-    return [item[2] for item in keyed]
+    return [item[2] for item in keyed], lowered
