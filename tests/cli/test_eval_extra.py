@@ -19,7 +19,7 @@ from click.testing import CliRunner
 import askvault
 import askvault.cli
 from askvault.cli import cli
-from askvault.cli.extras import EXTRA_MODULES, EXTRA_PACKAGES, install_hint, missing_extra, missing_extra_message
+from askvault.cli.extras import EXTRAS, install_hint, missing_extra, missing_extra_message
 from askvault.cli.options import EXIT_ERROR
 from tests.cli.cli_helpers import CLEAN_ENV, common
 from tests.conftest import RunningOllama
@@ -27,7 +27,7 @@ from tests.engine_helpers import write_notes
 
 ROOT = Path(__file__).resolve().parents[2]
 EVAL_COMMAND_MODULES = ("askvault.cli.eval_cmd", "askvault.cli.eval_answers", "askvault.cli.calibrate_cmd")
-EVAL_MODULES = EXTRA_MODULES["eval"]
+EVAL_MODULES = EXTRAS["eval"].modules
 
 
 def message(command: str) -> str:
@@ -49,7 +49,7 @@ def test_the_eval_packages_are_an_extra_not_runtime_dependencies() -> None:
     runtime = {requirement_name(r) for r in project["dependencies"]}
     extra = {requirement_name(r) for r in project["optional-dependencies"]["eval"]}
 
-    assert extra == set(EXTRA_PACKAGES["eval"]) == {"matplotlib", "rank-bm25"}
+    assert extra == set(EXTRAS["eval"].packages) == {"matplotlib", "rank-bm25"}
     assert not runtime & extra
     assert "askvault[eval]" in project["optional-dependencies"]["dev"]  # the tests, `make eval` and `make bench`
 

@@ -8,20 +8,26 @@ from __future__ import annotations
 import importlib.metadata
 import shlex
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
+
+@dataclass(frozen=True)
+class Extra:
+    """An optional extra of backend/pyproject.toml's [project.optional-dependencies], as the CLI speaks of it."""
+
+    title: str
+    modules: tuple[str, ...]
+    """The top-level modules of its packages: a command failing to import one of these lacks the extra."""
+    packages: tuple[str, ...]
+    """Its packages' names as pip spells them (for `pipx inject` when the installed metadata is unreadable)."""
+
+
+EXTRAS: dict[str, Extra] = {"eval": Extra("evaluation", ("matplotlib", "rank_bm25"), ("matplotlib", "rank-bm25"))}
 COMMAND_EXTRAS: dict[str, str] = {"eval": "eval", "calibrate": "eval"}
-"""Command → the extra its module needs (backend/pyproject.toml, [project.optional-dependencies])."""
-
-EXTRA_MODULES: dict[str, tuple[str, ...]] = {"eval": ("matplotlib", "rank_bm25")}
-"""Extra → the top-level modules of its packages: a command failing to import one of these lacks the extra."""
-
-EXTRA_PACKAGES: dict[str, tuple[str, ...]] = {"eval": ("matplotlib", "rank-bm25")}
-"""Extra → its packages' names, as pip spells them (for `pipx inject` when the installed metadata is unreadable)."""
-
-EXTRA_TITLES: dict[str, str] = {"eval": "evaluation"}
+"""Command → the extra its module needs."""
 
 
 def missing_extra(command: str, error: ModuleNotFoundError) -> str | None:
@@ -29,7 +35,7 @@ def missing_extra(command: str, error: ModuleNotFoundError) -> str | None:
     extra = COMMAND_EXTRAS.get(command)
     if extra is None or error.name is None:
         return None
-    return extra if error.name.partition(".")[0] in EXTRA_MODULES[extra] else None
+    return extra if error.name.partition(".")[0] in EXTRAS[extra].modules else None
 
 
 def extra_requirements(extra: str) -> list[str]:
@@ -40,7 +46,7 @@ def extra_requirements(extra: str) -> list[str]:
         requires = []
     marker = f'extra == "{extra}"'
     found = [spec.strip() for spec, _, env in (r.partition(";") for r in requires) if env.strip() == marker]
-    return found or list(EXTRA_PACKAGES[extra])
+    return found or list(EXTRAS[extra].packages)
 
 
 def install_hint(extra: str, prefix: Path | None = None, python: str | None = None) -> str:
@@ -56,9 +62,9 @@ def install_hint(extra: str, prefix: Path | None = None, python: str | None = No
 
 def missing_extra_message(command: str, extra: str, prefix: Path | None = None, python: str | None = None) -> str:
     """One sentence: what is missing and the command that adds it."""
-    packages = ", ".join(EXTRA_PACKAGES[extra])
+    packages = ", ".join(EXTRAS[extra].packages)
     return (
-        f"askvault {command} needs the {EXTRA_TITLES[extra]} extra askvault[{extra}] ({packages}), which this "
+        f"askvault {command} needs the {EXTRAS[extra].title} extra askvault[{extra}] ({packages}), which this "
         f"install lacks; add it with: {install_hint(extra, prefix, python)}"
     )
 
