@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 
 import pytest
 
-from askvault.model import SearchFilters
-from askvault.store.vectors.payload import FilterTerms, collection_of, filter_terms, folders_of, point_id, storage_name
+from askvault.model import RankedId, SearchFilters
+from askvault.store.vectors.payload import (
+    CHUNK_ID,
+    FilterTerms,
+    collection_of,
+    filter_terms,
+    folders_of,
+    point_id,
+    ranked_ids,
+    storage_name,
+)
 
 
 @pytest.mark.parametrize(
@@ -63,3 +73,27 @@ def test_point_id_is_a_stable_uuid() -> None:
     assert point_id("Homelab/Postgres.md#0") == point_id("Homelab/Postgres.md#0")
     assert point_id("a") != point_id("b")
     assert uuid.UUID(point_id("a")).version == 5
+
+
+@dataclass(frozen=True)
+class Point:
+    payload: dict[str, object] | None
+    score: float
+
+
+@pytest.mark.parametrize(
+    ("points", "expected"),
+    [
+        pytest.param([], [], id="none"),
+        pytest.param([("b", 0.9), ("a", 0.5)], [("b", 0.9), ("a", 0.5)], id="best-first-kept"),
+        pytest.param([("a", 0.5), ("b", 0.9)], [("b", 0.9), ("a", 0.5)], id="best-first-made"),
+        pytest.param(
+            [("c", 0.7), ("a", 0.7), ("z", 0.8), ("b", 0.7)],
+            [("z", 0.8), ("a", 0.7), ("b", 0.7), ("c", 0.7)],
+            id="ties-by-chunk-id",
+        ),
+    ],
+)
+def test_ranked_ids(points: list[tuple[str, float]], expected: list[tuple[str, float]]) -> None:
+    answer = [Point({CHUNK_ID: chunk_id, "path": "x.md"}, score) for chunk_id, score in points]
+    assert ranked_ids(answer) == [RankedId(chunk_id, score) for chunk_id, score in expected]

@@ -15,6 +15,7 @@ from tests.store.vector_cases import (
     DIM,
     FILTER_CASES,
     check_batch_equals_single_searches,
+    check_equal_scores_in_chunk_id_order,
     check_search_is_exact,
     check_vectors_read_back,
     corpus,
@@ -108,3 +109,7 @@ async def test_search_batch_equals_single_searches(store: ServerVectorStore, fil
     await store.upsert(chunks, embed([c.index_text for c in chunks]))
 
     await check_batch_equals_single_searches(store, filters)
+
+
+async def test_equal_scores_come_in_chunk_id_order(store: ServerVectorStore) -> None:
+    await check_equal_scores_in_chunk_id_order(store)

@@ -126,3 +126,22 @@ async def check_batch_equals_single_searches(store: VectorStore, filters: Search
         }
     assert await store.search_batch(queries, 0, filters) == [[], [], []]
     assert await store.search_batch([], 7, filters) == []
+
+
+async def check_equal_scores_in_chunk_id_order(store: VectorStore) -> None:
+    """Ten chunks of one text (a template's placeholder in ten notes) score exactly alike: they come in chunk-id
+    order whatever order they were stored in, alone and in a batch, and the chunk of another text keeps its place."""
+    chunks = corpus(11)
+    same = embed(["Brief description of the tool."])[0]
+    vectors = [same] * 10 + embed([chunks[10].index_text])
+    order = list(range(11))
+    random.Random(3).shuffle(order)
+    await store.upsert([chunks[i] for i in order], [vectors[i] for i in order])
+    expected = sorted(chunk.id for chunk in chunks[:10])
+
+    alone = await store.search(same, 11, SearchFilters())
+    assert [hit.chunk_id for hit in alone[:10]] == expected
+    assert len({hit.score for hit in alone[:10]}) == 1
+    assert alone[10].chunk_id == chunks[10].id
+    batch = await store.search_batch([same, same], 11, SearchFilters())
+    assert batch == [alone, alone]

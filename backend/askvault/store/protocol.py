@@ -23,7 +23,8 @@ class VectorStore(Protocol):
     async def delete(self, chunk_ids: Sequence[str]) -> None: ...
 
     async def search(self, vector: Sequence[float], limit: int, filters: SearchFilters) -> list[RankedId]:
-        """Top `limit` chunk ids by cosine similarity, best first, filters applied inside the search."""
+        """Top `limit` chunk ids by cosine similarity, best first (equal scores by chunk id), filters applied inside
+        the search."""
         ...
 
     async def search_batch(

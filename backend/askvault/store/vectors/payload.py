@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 from urllib.parse import quote, unquote
 
 from askvault.errors import StoreError
-from askvault.model import Chunk, SearchFilters
+from askvault.model import Chunk, RankedId, SearchFilters
 
 # Fixed namespace: the same chunk id maps to the same point id in every store, on every machine.
 POINT_NAMESPACE = uuid.UUID("6f1c3c9e-4b1a-5d8e-9a57-a5c0a1e7d001")
@@ -20,6 +21,25 @@ TAGS = "tags"
 MTIME = "mtime"
 KEYWORD_FIELDS = (CHUNK_ID, PATH, FOLDERS, TAGS)
 """Payload fields indexed as keywords; MTIME is indexed as a float."""
+
+
+class ScoredPayload(Protocol):
+    """A point as both engines answer a query: its payload and its similarity."""
+
+    @property
+    def payload(self) -> Mapping[str, Any] | None: ...
+
+    @property
+    def score(self) -> float: ...
+
+
+def ranked_ids(points: Iterable[ScoredPayload]) -> list[RankedId]:
+    """An engine's answer as chunk ids, best first, equal scores in chunk-id order. Notes of the same text (a
+    template's placeholder in ten notes) score exactly alike, and the engine orders them by its graph, which each
+    index build lays out anew: so the same question over the same notes ranks alike on every run and machine."""
+    ranked = [RankedId(str((point.payload or {})[CHUNK_ID]), float(point.score)) for point in points]
+    ranked.sort(key=lambda entry: (-entry.score, entry.chunk_id))
+    return ranked
 
 
 def point_id(chunk_id: str) -> str:

@@ -55,6 +55,7 @@ from askvault.store.vectors.payload import (
     chunk_payload,
     filter_terms,
     point_id,
+    ranked_ids,
     storage_name,
 )
 
@@ -308,7 +309,7 @@ class EdgeVectorStore:
         points = self._run_now("search", query)
         if points is None:
             points = await asyncio.to_thread(self._run, "search", query)
-        return [RankedId(str((p.payload or {})[CHUNK_ID]), float(p.score)) for p in points]
+        return ranked_ids(points)
 
     async def search_batch(
         self, vectors: Sequence[Sequence[float]], limit: int, filters: SearchFilters
@@ -318,7 +319,7 @@ class EdgeVectorStore:
         check_dims(vectors, self._dim, f"vector collection {self._collection!r}")
         batch = QueryBatchRequest([self._request(vector, limit, filters) for vector in vectors])
         answers = await asyncio.to_thread(self._run, "search", lambda shard: shard.query_batch(batch))
-        return [[RankedId(str((p.payload or {})[CHUNK_ID]), float(p.score)) for p in points] for points in answers]
+        return [ranked_ids(points) for points in answers]
 
     async def ids(self) -> set[str]:
         def scan(shard: EdgeShard) -> set[str]:

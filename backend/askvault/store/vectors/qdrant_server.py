@@ -27,6 +27,7 @@ from askvault.store.vectors.payload import (
     chunk_payload,
     filter_terms,
     point_id,
+    ranked_ids,
     storage_name,
 )
 
@@ -181,7 +182,7 @@ class ServerVectorStore:
                 with_vectors=False,
             ),
         )
-        return [RankedId(str((p.payload or {})[CHUNK_ID]), float(p.score)) for p in response.points]
+        return ranked_ids(response.points)
 
     async def search_batch(
         self, vectors: Sequence[Sequence[float]], limit: int, filters: SearchFilters
@@ -196,9 +197,7 @@ class ServerVectorStore:
             for vector in vectors
         ]
         answers = await self._call("search", self._client.query_batch_points(self._collection, requests=requests))
-        return [
-            [RankedId(str((p.payload or {})[CHUNK_ID]), float(p.score)) for p in answer.points] for answer in answers
-        ]
+        return [ranked_ids(answer.points) for answer in answers]
 
     async def ids(self) -> set[str]:
         found: set[str] = set()
