@@ -11,7 +11,7 @@ import pytest
 from askvault.chunk import chunk_note
 from askvault.config import Config
 from askvault.errors import ModelError
-from askvault.index import indexer as indexer_module
+from askvault.index import note_writer as indexer_module
 from askvault.index.dense_sync import collection_name
 from askvault.index.report import Progress
 from askvault.model import SearchFilters, SearchResult

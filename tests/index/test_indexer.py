@@ -12,7 +12,7 @@ import pytest
 from askvault.chunk import chunk_note
 from askvault.config import Config
 from askvault.errors import VaultError
-from askvault.index import indexer as indexer_module
+from askvault.index import note_writer as indexer_module
 from askvault.index.report import Progress
 from askvault.model import Note, SearchFilters
 from askvault.wiring import open_engine

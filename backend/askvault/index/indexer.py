@@ -6,34 +6,32 @@ import asyncio
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import replace
+from collections.abc import Callable
 from datetime import UTC, datetime
 
-from askvault.chunk import CHUNKER_VERSION, chunk_note, params_key
-from askvault.chunk.boilerplate import BOILERPLATE_VERSION, NoteLines, annotate, body_lines, min_notes
+from askvault.chunk import CHUNKER_VERSION, params_key
+from askvault.chunk.boilerplate import BOILERPLATE_VERSION, min_notes
 from askvault.config import ChunkParams, VaultConfig
 from askvault.embed.protocol import Embedder
-from askvault.errors import AskVaultError, StoreError, VaultError, VaultLooksEmpty
-from askvault.extract.pdf import PdfProblem
+from askvault.errors import StoreError, VaultError, VaultLooksEmpty
 from askvault.index.changes import ChangeBatch
 from askvault.index.dense_sync import VectorChores, VectorStoreFactory, start_graph, sync_dense
 from askvault.index.documents import Documents, PdfReader
 from askvault.index.keyword_sync import KeywordSync
 from askvault.index.language import NoteLanguages
+from askvault.index.note_writer import NoteWriter
 from askvault.index.policy import NotePolicy
 from askvault.index.privacy import IndexPrivacy, Redactions
-from askvault.index.problems import PROBLEMS_META_KEY, NoteProblems, ProblemKind
+from askvault.index.problems import PROBLEMS_META_KEY, NoteProblems
 from askvault.index.refresh import KeywordRefresh
 from askvault.index.report import IndexReport, Problem, Progress, ProgressFeed
 from askvault.index.safety import refuse_mass_delete, refuse_watcher_deletes
-from askvault.index.scan import NoteFile, ScanResult
+from askvault.index.scan import ScanResult
 from askvault.index.templates import TemplateLines
 from askvault.index.worker import Worker
-from askvault.parse.decode import NotText
 from askvault.parse.links import LinkResolver
 from askvault.store.manifest.catalog import ChunkCatalog
-from askvault.store.manifest.manifest import Manifest, NoteStat
+from askvault.store.manifest.manifest import Manifest
 from askvault.store.protocol import KeywordIndex
 from askvault.store.vectors.dense_index import DenseIndex
 
@@ -58,37 +56,45 @@ class Indexer:
         pdfs: PdfReader | None = None,
     ) -> None:
         self._policy = policy
-        self._chunking = chunking
         self._manifest = manifest
         self._catalog = catalog
         self._dense = dense
         self._vectors = vectors
         self._roots = policy.roots  # where a path lives and how it is read, as the last run or batch found it
-        self._documents = Documents(vault, pdfs)
         self._lock = asyncio.Lock()
         self._feed = ProgressFeed()
         self.last_report: IndexReport | None = None
         self._chores = VectorChores()
         self._worker = Worker()
-        self._dirty = False
         self._removed_by_watcher = 0
         """Notes watcher batches removed since the last full run: the mass-delete guard counts them too."""
         self.problems = NoteProblems()
         """Every note's current problem, kept across runs and watcher batches (and in the manifest) until fixed."""
         self.problems.load(manifest.get_meta(PROBLEMS_META_KEY))
-        self._privacy = IndexPrivacy(vault)
         self.redactions = Redactions()
         """The secrets redacted in the indexed chunks, counted as they are read into the catalog."""
         self.keyword_sync = KeywordSync(manifest, keywords, catalog, self.redactions)
-        self._languages = languages or NoteLanguages()
+        privacy, languages = IndexPrivacy(vault), languages or NoteLanguages()
         # Excluded headings and the secret rules change what is chunked, and the language rules how a chunk is
         # tokenized: part of every note's fingerprint.
         version = (
-            f"{CHUNKER_VERSION}|{params_key(chunking)}|{self._privacy.version}|{self._languages.version}"
-            f"|{BOILERPLATE_VERSION}"
+            f"{CHUNKER_VERSION}|{params_key(chunking)}|{privacy.version}|{languages.version}|{BOILERPLATE_VERSION}"
         )
-        self._version = hashlib.sha256(version.encode()).hexdigest()[:12]
         self._templates = TemplateLines(manifest)
+        self._notes = NoteWriter(
+            manifest,
+            policy,
+            Documents(vault, pdfs),
+            privacy,
+            chunking,
+            languages,
+            self._templates,
+            self.problems,
+            self.keyword_sync,
+            self._chores,
+            self._worker,
+            hashlib.sha256(version.encode()).hexdigest()[:12],
+        )
 
     # ----- observation -------------------------------------------------------------------------
     @property
@@ -151,10 +157,10 @@ class Indexer:
     async def _finish(self, report: IndexReport, started: float, watcher: bool = False) -> IndexReport:
         # Keyword search first: every committed note is searchable before its vectors exist, which for a big
         # vault means hours before (embedding is the slow part).
-        if self._dirty or not len(self._catalog):
+        if self._notes.dirty or not len(self._catalog):
             # A quiet periodic reconcile changes nothing, and new vectors change no keyword: skip the rebuild.
             self._feed.emit(Progress("keyword", 0, 1))
-            self._dirty = False
+            self._notes.dirty = False
             if watcher and len(self._catalog):
                 await self._worker.run(self.keyword_sync.patch)
             else:
@@ -210,12 +216,12 @@ class Indexer:
                 and known is not None
                 and known.size == note_file.size
                 and known.mtime_ns == note_file.mtime_ns
-                and known.fingerprint.endswith(self._version)
+                and known.fingerprint.endswith(self._notes.version)
                 and not self.problems.unsettled(note_file.path)
             ):
                 report.unchanged += 1
             else:
-                chunks = self._index_note(note_file, resolver, report)
+                chunks = self._notes.index_note(self._roots, note_file, resolver, report)
                 if refresh.due(chunks, time.monotonic()):
                     # A first index of a big vault takes many minutes before embedding even starts.
                     self.keyword_sync.rebuild()
@@ -223,10 +229,10 @@ class Indexer:
             if done % 25 == 0 or done == total:
                 loop.call_soon_threadsafe(self._feed.emit, Progress("notes", done, total, note_file.path))
         for path in departures.gone:
-            self._remove(self._manifest.remove_note(path))
+            self._notes.remove(self._manifest.remove_note(path))
             report.removed += 1
         report.notices.extend(self._roots.dropped_sources(departures.gone))
-        self._retemplate(resolver, report)
+        self._notes.retemplate(self._roots, resolver, report)
         # A full scan saw every note: entries of notes it did not see are of notes deleted or renamed meanwhile.
         self.problems.keep_only({n.path for n in scan.notes} | {s.path for s in scan.skipped} | departures.kept)
 
@@ -243,17 +249,17 @@ class Indexer:
         for prefix in sorted(batch.deleted_prefixes):
             under = prefix.strip("/") + "/"
             notes = sum(1 for path in self._manifest.note_stats() if path.startswith(under))
-            self._remove(self._manifest.remove_prefix(prefix))
+            self._notes.remove(self._manifest.remove_prefix(prefix))
             self.problems.clear_under(prefix)
             report.removed += notes
         for path in sorted(batch.deletes):
             self.problems.clear(path)  # a note that never indexed (it failed) has nothing else to remove
             removed = self._manifest.remove_note(path)
             if removed:
-                self._remove(removed)
+                self._notes.remove(removed)
                 report.removed += 1
         if not batch.upserts:
-            self._retemplate(LinkResolver(set(self._manifest.note_stats())), report)
+            self._notes.retemplate(self._roots, LinkResolver(set(self._manifest.note_stats())), report)
             return
         stored = self._manifest.note_stats()
         resolver = LinkResolver(set(stored) | set(batch.upserts))
@@ -264,121 +270,19 @@ class Indexer:
             reason = self._policy.excluded(path)
             if reason is not None:
                 # Newly excluded (or never included): whatever we had of it goes.
-                self._remove(self._manifest.remove_note(path))
+                self._notes.remove(self._manifest.remove_note(path))
                 self.problems.clear(path)
                 report.skipped.append(Problem(path, reason))
                 continue
             note_file = self._roots.stat(path)
             if note_file is None:
-                self._remove(self._manifest.remove_note(path))
+                self._notes.remove(self._manifest.remove_note(path))
                 self.problems.clear(path)
                 report.removed += 1
                 continue
-            self._index_note(note_file, resolver, report, stored.get(path))
-        self._retemplate(resolver, report)
+            self._notes.index_note(self._roots, note_file, resolver, report, stored.get(path))
+        self._notes.retemplate(self._roots, resolver, report)
         loop.call_soon_threadsafe(self._feed.emit, Progress("notes", len(batch.upserts), len(batch.upserts)))
-
-    def _retemplate(self, resolver: LinkResolver, report: IndexReport) -> None:
-        """After the notes changed: re-cut the notes holding a line that became, or stopped being, a template line."""
-        templates, notes = self._templates.pending()
-        quiet = IndexReport()  # these notes did not change: the run's summary counts them once, as it found them
-        for path in notes:
-            self._worker.check_abort()
-            note_file = self._roots.stat(path)
-            if note_file is not None and self._policy.excluded(path) is None:
-                self._index_note(note_file, resolver, quiet, templates=templates)
-        report.failed.extend(quiet.failed)
-        self._templates.settle(templates)
-
-    def _index_note(
-        self,
-        note_file: NoteFile,
-        resolver: LinkResolver,
-        report: IndexReport,
-        known: NoteStat | None = None,
-        templates: frozenset[int] | None = None,
-    ) -> int:
-        """Parse, chunk and commit one note in one transaction; on any failure its old chunks stay. Returns how
-        many chunks it committed.
-
-        With `known` (a watcher event), a note whose bytes, size and mtime are all as recorded is left alone.
-        """
-        too_big = self._policy.size_rule(note_file.path, note_file.size)
-        if too_big is not None:  # grown past the limit since the scan, or a watcher event
-            self._remove(self._manifest.remove_note(note_file.path))  # as a full run's scan leaves it out
-            self._problem(report.skipped, note_file.path, too_big.reason, "skipped")
-            return 0
-        try:
-            loaded = self._documents.load(self._roots, note_file.path)
-            fingerprint = loaded.digest + ":" + self._version
-            if known is not None and (known.fingerprint, known.size, known.mtime_ns) == (
-                fingerprint,
-                note_file.size,
-                note_file.mtime_ns,
-            ):
-                report.unchanged += 1
-                self.problems.settle(note_file.path)
-                return 0
-            document = self._documents.read(self._roots, note_file.path, loaded, resolver)
-            note = document.note
-            opted_out = self._policy.opt_out_rule(note)
-            if opted_out is not None:
-                self._remove(self._manifest.remove_note(note_file.path))
-                self.problems.clear(note_file.path)
-                report.skipped.append(Problem(note_file.path, opted_out.reason))
-                return 0
-            note = self._privacy.prepare(note).note  # excluded headings dropped, secrets redacted
-            templates = self._templates.current if templates is None else templates
-            chunks = chunk_note(note, self._chunking, note_file.mtime_ns / 1e9, templates)
-            read = NoteLines.of(body_lines(note))
-            chunks = annotate(chunks, note, document.source, templates, read)
-            language = self._languages.of(note)
-            if language:
-                chunks = [replace(chunk, language=language) for chunk in chunks]
-            delta = self._manifest.replace_note(
-                note_file.path,
-                fingerprint,
-                note_file.mtime_ns,
-                note_file.size,
-                note.title,
-                chunks,
-                read.counted(),
-            )
-        except (NotText, PdfProblem) as exc:  # binary, a locked PDF: out on purpose (`index.problems` has the words)
-            kind: ProblemKind = "failed" if isinstance(exc, PdfProblem) and exc.kind == "failed" else "skipped"
-            self._problem(report.skipped if kind == "skipped" else report.failed, note_file.path, exc.message, kind)
-            return 0
-        except AskVaultError as exc:
-            self._problem(report.failed, note_file.path, exc.message, "failed")
-            return 0
-        except OSError as exc:
-            self._problem(report.failed, note_file.path, exc.strerror or type(exc).__name__, "failed")
-            return 0
-        except Exception as exc:  # a bug in one stage must cost one note, never the run (its old chunks stay)
-            log.exception("indexing %s failed", note_file.path)
-            self._problem(report.failed, note_file.path, f"internal error ({type(exc).__name__}: {exc})", "failed")
-            return 0
-        report.notices.extend(Problem(note_file.path, notice) for notice in note.notices)
-        self.problems.replace(note_file.path, "notice", note.notices)  # indexed: a failure before is fixed
-        self._dirty = True
-        self.keyword_sync.committed(note_file.path, [chunk.id for chunk in chunks])
-        self._remove(delta.removed + delta.changed)
-        self._chores.restamped.update(delta.restamped)
-        report.indexed += 1
-        return len(chunks)
-
-    def _problem(self, found: list[Problem], path: str, reason: str, kind: ProblemKind) -> None:
-        """Reports one note's problem in this run and keeps it as current (the serve log says it once)."""
-        found.append(Problem(path, reason))
-        self.problems.replace(path, kind, (reason,))
-
-    def _remove(self, chunk_ids: Iterable[str]) -> None:
-        """Queues stale vectors for deletion by the next dense sync (see `_finish`)."""
-        ids = list(chunk_ids)
-        if ids:
-            self._dirty = True
-            self._chores.stale.update(ids)
-            self.keyword_sync.removed(ids)
 
     def _batch_refused(self, batch: ChangeBatch, report: IndexReport) -> bool:
         """The mass-delete guard for watcher batches: a sync client emptying the vault must not empty the index.
