@@ -17,100 +17,22 @@ import threading
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Self, TypeVar, cast
+from typing import Self, TypeVar
 
-from qdrant_edge import (
-    Distance,
-    EdgeConfig,
-    EdgeOptimizersConfig,
-    EdgeShard,
-    EdgeVectorParams,
-    FieldCondition,
-    Filter,
-    MatchValue,
-    PayloadSchemaType,
-    Point,
-    Query,
-    QueryBatchRequest,
-    QueryRequest,
-    RangeFloat,
-    ScoredPoint,
-    ScrollRequest,
-    UpdateOperation,
-)
+from qdrant_edge import EdgeShard, Point, QueryBatchRequest, ScoredPoint, UpdateOperation
 
 from askvault.errors import StoreError
 from askvault.model import Chunk, RankedId, SearchFilters
-from askvault.store.vectors.edge_build import read_graph, recover, shard_config
-from askvault.store.vectors.edge_collections import CONFIG_FILE, claim, release
-from askvault.store.vectors.edge_graph import payload_index, search_params
-from askvault.store.vectors.payload import (
-    CHUNK_ID,
-    FOLDERS,
-    KEYWORD_FIELDS,
-    MTIME,
-    TAGS,
-    check_dims,
-    check_upsert,
-    chunk_payload,
-    filter_terms,
-    point_id,
-    ranked_ids,
-    storage_name,
-)
+from askvault.store.vectors.edge_build import read_graph
+from askvault.store.vectors.edge_collections import claim, release
+from askvault.store.vectors.edge_reads import query_request, read_vectors, scan_ids
+from askvault.store.vectors.edge_shard import MIN_FREE_BYTES as MIN_FREE_BYTES  # edge_graph_store, tests import it
+from askvault.store.vectors.edge_shard import check_free_space, describe, load_or_create
+from askvault.store.vectors.payload import check_dims, check_upsert, chunk_payload, point_id, ranked_ids, storage_name
 
 T = TypeVar("T")
 
-MIN_FREE_BYTES = 64 * 1024 * 1024
-"""The engine writes through memory-mapped, preallocated 32 MiB WAL segments: on a full disk such a write kills
-the whole process with SIGBUS instead of failing. Below this much free space writes are refused with a
-StoreError (dense search turns off with that sentence; the manifest and keyword search carry on)."""
 _UPSERT_BATCH = 256
-_FILTERED = (FOLDERS, TAGS)
-"""The keyword fields filters match (with the float `mtime`): `chunk_id` and `path` are only read back, and an
-index on them would hold every chunk's id and path in memory (≈ 1 KB a point together, 1 GB at a million)."""
-_SCROLL_PAGE = 2048
-
-
-def _config(dim: int) -> EdgeConfig:
-    # indexing_threshold=0 keeps segments plain: `optimize` then only vacuums deleted points and never
-    # spends seconds building an HNSW graph that exact search does not need.
-    return EdgeConfig(
-        vectors=EdgeVectorParams(size=dim, distance=Distance.Cosine),
-        optimizers=EdgeOptimizersConfig(indexing_threshold=0),
-    )
-
-
-def _check_free_space(path: Path) -> None:
-    where = next((p for p in (path, *path.parents) if p.exists()), path)
-    try:
-        free = shutil.disk_usage(where).free
-    except OSError:
-        return
-    if free < MIN_FREE_BYTES:
-        raise StoreError(
-            f"the disk holding the vector store is nearly full ({free // 2**20} MiB free, "
-            f"{MIN_FREE_BYTES // 2**20} MiB needed); free some space, then reindex"
-        )
-
-
-def _describe(exc: Exception) -> str:
-    text = str(exc)
-    if "WouldBlock" in text:
-        return "it is open in another process (is another Ask Vault running on this vault?)"
-    return text
-
-
-def edge_filter(filters: SearchFilters) -> Filter | None:
-    terms = filter_terms(filters)
-    must: list[FieldCondition] = []
-    if terms.folder is not None:
-        must.append(FieldCondition(FOLDERS, match=MatchValue(terms.folder)))
-    if terms.tag is not None:
-        must.append(FieldCondition(TAGS, match=MatchValue(terms.tag)))
-    if terms.mtime_gte is not None or terms.mtime_lte is not None:
-        must.append(FieldCondition(MTIME, range=RangeFloat(gte=terms.mtime_gte, lte=terms.mtime_lte)))
-    return Filter(must=list(must)) if must else None
 
 
 class EdgeVectorStore:
@@ -139,44 +61,11 @@ class EdgeVectorStore:
         path = (dir / storage_name(collection)).resolve()
         claim(path, collection)
         try:
-            shard = await asyncio.to_thread(cls._load_or_create, path, collection, dim)
+            shard = await asyncio.to_thread(load_or_create, path, collection, dim)
         except BaseException:
             release(path)
             raise
         return cls(shard, path, collection, dim)
-
-    @staticmethod
-    def _load_or_create(path: Path, collection: str, dim: int) -> EdgeShard:
-        _check_free_space(path)
-        recover(path)
-        exists = (path / CONFIG_FILE).is_file()
-        try:
-            if exists:
-                shard = EdgeShard.load(str(path), shard_config(path, dim))
-            else:
-                path.mkdir(parents=True, exist_ok=True)
-                shard = EdgeShard.create(str(path), _config(dim))
-        except Exception as exc:
-            if "incompatible" in str(exc).lower():
-                raise StoreError(
-                    f"vector collection {collection!r} at {path} does not hold {dim}-d cosine vectors "
-                    f"({exc}); drop it to rebuild"
-                ) from exc
-            raise StoreError(f"cannot open vector collection {collection!r} at {path}: {_describe(exc)}") from exc
-        try:
-            indexed = set(shard.info().payload_schema)
-            for field in _FILTERED:
-                if field not in indexed:
-                    shard.update(UpdateOperation.create_field_index(field, payload_index(PayloadSchemaType.Keyword)))
-            for field in set(KEYWORD_FIELDS) - set(_FILTERED):
-                if field in indexed:  # made by earlier versions; never matched, ~0.5 KB a point each
-                    shard.update(UpdateOperation.delete_field_index(field))
-            if MTIME not in indexed:
-                shard.update(UpdateOperation.create_field_index(MTIME, payload_index(PayloadSchemaType.Float)))
-        except Exception as exc:
-            shard.close()
-            raise StoreError(f"cannot index payload of vector collection at {path}: {exc}") from exc
-        return shard
 
     @property
     def kind(self) -> str:
@@ -208,7 +97,7 @@ class EdgeVectorStore:
             self._active += 1
         try:
             if write:
-                _check_free_space(self._path)
+                check_free_space(self._path)
                 with self._write_lock:
                     if self._journal is not None:
                         self._journal.update(touched)
@@ -236,7 +125,7 @@ class EdgeVectorStore:
             raise
         except Exception as exc:
             raise StoreError(
-                f"vector collection {self._collection!r} at {self._path}: {action} failed: {_describe(exc)}"
+                f"vector collection {self._collection!r} at {self._path}: {action} failed: {describe(exc)}"
             ) from exc
 
     def _leave(self) -> None:
@@ -284,22 +173,11 @@ class EdgeVectorStore:
         touched = [point_id(chunk.id) for chunk in chunks]
         await asyncio.to_thread(self._run, "payload update", write, write=True, touched=touched)
 
-    def _request(self, vector: Sequence[float], limit: int, filters: SearchFilters) -> QueryRequest:
-        where = edge_filter(filters)
-        return QueryRequest(
-            limit=limit,
-            query=Query.Nearest([float(x) for x in vector]),
-            filter=where,
-            with_payload=[CHUNK_ID],
-            with_vector=False,
-            params=search_params(self._graph, filtered=where is not None, segments=self._segments),
-        )
-
     async def search(self, vector: Sequence[float], limit: int, filters: SearchFilters) -> list[RankedId]:
         if limit <= 0:
             return []
         check_dims([vector], self._dim, f"vector collection {self._collection!r}")
-        request = self._request(vector, limit, filters)
+        request = query_request(vector, limit, filters, self._graph, self._segments)
 
         # The engine holds the GIL for a whole query (measured: no other thread runs meanwhile), so a worker
         # thread frees nothing and costs a hop (0.1 ms); only a graph swap under way is waited for in one.
@@ -317,40 +195,21 @@ class EdgeVectorStore:
         if limit <= 0 or not vectors:
             return [[] for _ in vectors]
         check_dims(vectors, self._dim, f"vector collection {self._collection!r}")
-        batch = QueryBatchRequest([self._request(vector, limit, filters) for vector in vectors])
+        batch = QueryBatchRequest(
+            [query_request(vector, limit, filters, self._graph, self._segments) for vector in vectors]
+        )
         answers = await asyncio.to_thread(self._run, "search", lambda shard: shard.query_batch(batch))
         return [ranked_ids(points) for points in answers]
 
     async def ids(self) -> set[str]:
-        def scan(shard: EdgeShard) -> set[str]:
-            found: set[str] = set()
-            offset: str | int | None = None
-            while True:
-                records, next_offset = shard.scroll(
-                    ScrollRequest(offset=offset, limit=_SCROLL_PAGE, with_payload=[CHUNK_ID], with_vector=False)
-                )
-                found.update(str((r.payload or {})[CHUNK_ID]) for r in records)
-                if next_offset is None:
-                    return found
-                offset = str(next_offset)
-
-        return await asyncio.to_thread(self._run, "listing ids", scan)
+        return await asyncio.to_thread(self._run, "listing ids", scan_ids)
 
     async def vectors(self, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
         if not chunk_ids:
             return {}
         ids: list[str | int | uuid.UUID] = [point_id(chunk_id) for chunk_id in chunk_ids]
 
-        def read(shard: EdgeShard) -> dict[str, list[float]]:
-            found: dict[str, list[float]] = {}
-            for start in range(0, len(ids), _SCROLL_PAGE):
-                for record in shard.retrieve(ids[start : start + _SCROLL_PAGE], [CHUNK_ID], True):
-                    vector = record.vector
-                    if isinstance(vector, list) and record.payload:
-                        found[str(record.payload[CHUNK_ID])] = cast(list[float], vector)
-            return found
-
-        return await asyncio.to_thread(self._run, "reading vectors", read)
+        return await asyncio.to_thread(self._run, "reading vectors", lambda shard: read_vectors(shard, ids))
 
     async def count(self) -> int:
         return await asyncio.to_thread(self._run, "count", lambda shard: shard.info().points_count)
