@@ -81,3 +81,11 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 export function parse<T>(schema: Schema<T>, value: unknown): T {
 	return schema(value, "");
 }
+
+/** The `type` tag of one stream line, read first to pick the schema that checks the rest; shared by both NDJSON streams. */
+export function typeOf(value: unknown): string {
+	if (typeof value !== "object" || value === null || !("type" in value) || typeof value.type !== "string") {
+		throw new SchemaError("type", "an event type");
+	}
+	return value.type;
+}
