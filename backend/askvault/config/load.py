@@ -27,6 +27,7 @@ from askvault.config.slices import (
     vault_data_dir,
 )
 from askvault.config.sources import load_sources
+from askvault.config.values import boolean, bounded, ollama_base_url, string_list
 from askvault.errors import ConfigError
 
 # (flag name, environment variable, config-file key) for each setting that can come from outside.
@@ -94,84 +95,22 @@ def _pick(
     return None, flag
 
 
-_ENDPOINT_PATH = re.compile(r"/(?:api|v1)(?:/[^/]*)*$")
-"""Ollama's API prefix (`/api`, `/api/chat`…) or its OpenAI-compatible one (`/v1/…`) at the end of a URL."""
-
-
-def _ollama_url(raw: str, source: str) -> str:
-    url = raw.strip().rstrip("/")
-    if "://" in url and not re.match(r"^https?://", url):
-        raise ConfigError(f"{source}: {raw!r} is not an http(s) URL")
-    if not re.match(r"^https?://", url):
-        # Ollama itself accepts OLLAMA_HOST=host:port; so do we.
-        url = "http://" + url
-    if not re.match(r"^https?://[^/\s]+(:\d+)?(/.*)?$", url):
-        raise ConfigError(f"{source}: {raw!r} is not an http(s) URL")
-    # The client appends /api/chat itself: a URL copied from an endpoint would 404 on every call, which reads like
-    # an Ollama too old to have the endpoint. Any other path is left alone (a reverse proxy may serve under one).
-    endpoint = _ENDPOINT_PATH.search(url.split("://", 1)[1])
-    if endpoint is not None:
-        server = url[: len(url) - len(endpoint.group(0))]
-        raise ConfigError(
-            f"{source}: {raw!r} ends in {endpoint.group(0)!r}, but Ollama's URL is the server's address alone "
-            f"(the API path is added to it): use {server}"
-        )
-    return url
-
-
-def _list(value: object, source: str) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return tuple(part.strip() for part in value.split(",") if part.strip())
-    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
-        return tuple(str(v) for v in value)
-    raise ConfigError(f"{source}: expected a comma-separated list of strings")
-
-
-def _bool(value: object, source: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ConfigError(f"{source}: {value!r} is not true or false")
-
-
-def _number(value: object, source: str, kind: type[int] | type[float], bounds: tuple[float, float]) -> float:
-    what = "whole number" if kind is int else "number"
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float | str)
-        or (kind is int and isinstance(value, float))
-    ):
-        raise ConfigError(f"{source}: {value!r} is not a {what}")
-    try:
-        number = kind(value.strip() if isinstance(value, str) else value)
-    except ValueError as exc:
-        raise ConfigError(f"{source}: {value!r} is not a {what}") from exc
-    low, high = bounds
-    if not low <= number <= high:
-        raise ConfigError(f"{source}: {number:g} is outside {low:g}..{high:g}")
-    return number
-
-
 def _retrieval(flags: Mapping[str, object], environ: Mapping[str, str], file: Mapping[str, object]) -> RetrievalParams:
     """The reranker settings and date scoping from outside; every other retrieval parameter keeps its measured
     default (eval/README.md)."""
     defaults = RetrievalParams()
     raw, src = _pick("rerank", flags, environ, file)
-    rerank = _bool(raw, src) if raw is not None else defaults.rerank
+    rerank = boolean(raw, src) if raw is not None else defaults.rerank
     raw, _ = _pick("rerank_model", flags, environ, file)
     model = str(raw).strip() or None if raw is not None else None
     raw, src = _pick("rerank_candidates", flags, environ, file)
-    candidates = int(_number(raw, src, int, RERANK_CANDIDATES_RANGE)) if raw is not None else defaults.rerank_candidates
+    candidates = int(bounded(raw, src, int, RERANK_CANDIDATES_RANGE)) if raw is not None else defaults.rerank_candidates
     raw, src = _pick("rerank_excerpt_chars", flags, environ, file)
-    excerpt = int(_number(raw, src, int, RERANK_EXCERPT_RANGE)) if raw is not None else defaults.rerank_excerpt_chars
+    excerpt = int(bounded(raw, src, int, RERANK_EXCERPT_RANGE)) if raw is not None else defaults.rerank_excerpt_chars
     raw, src = _pick("rerank_timeout_s", flags, environ, file)
-    timeout = float(_number(raw, src, float, RERANK_TIMEOUT_RANGE)) if raw is not None else defaults.rerank_timeout_s
+    timeout = float(bounded(raw, src, float, RERANK_TIMEOUT_RANGE)) if raw is not None else defaults.rerank_timeout_s
     raw, src = _pick("query_dates", flags, environ, file)
-    query_dates = _bool(raw, src) if raw is not None else defaults.query_dates
+    query_dates = boolean(raw, src) if raw is not None else defaults.query_dates
     if candidates * excerpt > RERANK_PROMPT_CHARS:
         raise ConfigError(
             f"rerank_candidates × rerank_excerpt_chars = {candidates} × {excerpt} exceeds {RERANK_PROMPT_CHARS:,} "
@@ -189,7 +128,7 @@ def _retrieval(flags: Mapping[str, object], environ: Mapping[str, str], file: Ma
 
 def _in_container(flags: Mapping[str, object], environ: Mapping[str, str], file: Mapping[str, object]) -> bool:
     raw, src = _pick("in_container", flags, environ, file)
-    return _bool(raw, src) if raw is not None else False
+    return boolean(raw, src) if raw is not None else False
 
 
 def _remote(flags: Mapping[str, object], environ: Mapping[str, str], file: Mapping[str, object]) -> RemoteConfig | None:
@@ -197,7 +136,7 @@ def _remote(flags: Mapping[str, object], environ: Mapping[str, str], file: Mappi
     cert, _ = _pick("remote_cert", flags, environ, file)
     key, _ = _pick("remote_key", flags, environ, file)
     raw_names, names_src = _pick("remote_names", flags, environ, file)
-    names = _list(raw_names, names_src) if raw_names is not None else ()
+    names = string_list(raw_names, names_src) if raw_names is not None else ()
     if raw is None or not str(raw).strip():
         if cert is not None or key is not None or names:
             raise ConfigError("--remote-cert, --remote-key and --remote-name only apply with --remote ADDRESS:PORT")
@@ -210,17 +149,17 @@ def _documents(
 ) -> VaultConfig:
     """Which files besides notes are indexed (PDFs, canvases) and the bounds of reading a PDF."""
     raw, src = _pick("pdfs", flags, environ, file)
-    pdfs = _bool(raw, src) if raw is not None else vault.pdfs
+    pdfs = boolean(raw, src) if raw is not None else vault.pdfs
     raw, src = _pick("canvases", flags, environ, file)
-    canvases = _bool(raw, src) if raw is not None else vault.canvases
+    canvases = boolean(raw, src) if raw is not None else vault.canvases
     raw, src = _pick("pdf_max_pages", flags, environ, file)
-    pages = int(_number(raw, src, int, PDF_PAGES_RANGE)) if raw is not None else vault.pdf_max_pages
+    pages = int(bounded(raw, src, int, PDF_PAGES_RANGE)) if raw is not None else vault.pdf_max_pages
     raw, src = _pick("pdf_max_seconds", flags, environ, file)
-    seconds = float(_number(raw, src, float, PDF_SECONDS_RANGE)) if raw is not None else vault.pdf_max_seconds
+    seconds = float(bounded(raw, src, float, PDF_SECONDS_RANGE)) if raw is not None else vault.pdf_max_seconds
     raw, src = _pick("pdf_max_memory_mb", flags, environ, file)
-    memory = int(_number(raw, src, int, PDF_MEMORY_RANGE)) if raw is not None else vault.pdf_max_memory_mb
+    memory = int(bounded(raw, src, int, PDF_MEMORY_RANGE)) if raw is not None else vault.pdf_max_memory_mb
     raw, src = _pick("max_pdf_mb", flags, environ, file)
-    size = int(_number(raw, src, int, PDF_MB_RANGE)) * 1024 * 1024 if raw is not None else vault.max_pdf_bytes
+    size = int(bounded(raw, src, int, PDF_MB_RANGE)) * 1024 * 1024 if raw is not None else vault.max_pdf_bytes
     return replace(
         vault,
         pdfs=pdfs,
@@ -275,7 +214,7 @@ def load_config(
         raise ConfigError("--data-dir / ASKVAULT_DATA_DIR: the index must live outside the vault")
 
     raw_url, url_src = _pick("ollama_url", flags, environ, file)
-    ollama_url = _ollama_url(str(raw_url), url_src) if raw_url is not None else DEFAULT_OLLAMA_URL
+    ollama_url = ollama_base_url(str(raw_url), url_src) if raw_url is not None else DEFAULT_OLLAMA_URL
     embed_model, _ = _pick("embed_model", flags, environ, file)
     chat_model, _ = _pick("chat_model", flags, environ, file)
     qdrant_url, qdrant_src = _pick("qdrant_url", flags, environ, file)
@@ -295,7 +234,7 @@ def load_config(
     raw_headings, headings_src = _pick("exclude_headings", flags, environ, file)
     raw_seeds, seeds_src = _pick("redact_seed_phrases", flags, environ, file)
     raw_origins, origins_src = _pick("origins", flags, environ, file)
-    origins = _list(raw_origins, origins_src) if raw_origins is not None else ()
+    origins = string_list(raw_origins, origins_src) if raw_origins is not None else ()
     for origin in origins:
         if origin == "*" or not re.match(r"^[a-z][a-z0-9+.-]*://[^/\s]+$", origin):
             raise ConfigError(f"{origins_src}: {origin!r} is not an exact origin (scheme://host[:port])")
@@ -310,10 +249,10 @@ def load_config(
             file,
             VaultConfig(
                 root=vault,
-                exclude_globs=_list(raw_excl, excl_src) if raw_excl is not None else (),
-                include_globs=_list(raw_incl, incl_src) if raw_incl is not None else (),
-                exclude_headings=_list(raw_headings, headings_src) if raw_headings is not None else (),
-                redact_seed_phrases=_bool(raw_seeds, seeds_src) if raw_seeds is not None else True,
+                exclude_globs=string_list(raw_excl, excl_src) if raw_excl is not None else (),
+                include_globs=string_list(raw_incl, incl_src) if raw_incl is not None else (),
+                exclude_headings=string_list(raw_headings, headings_src) if raw_headings is not None else (),
+                redact_seed_phrases=boolean(raw_seeds, seeds_src) if raw_seeds is not None else True,
                 sources=sources,
             ),
         ),
