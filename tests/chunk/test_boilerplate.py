@@ -8,14 +8,12 @@ from askvault.chunk import chunk_note
 from askvault.chunk.boilerplate import (
     annotate,
     body_lines,
-    is_link_line,
     line_kinds,
     min_notes,
-    normalise,
     note_signatures,
-    signature,
     template_signatures,
 )
+from askvault.chunk.line_rules import is_link_line, normalise, signature
 from askvault.config import ChunkParams
 from askvault.model import Chunk, Note
 from askvault.parse.links import LinkResolver

@@ -21,7 +21,8 @@ from askvault.config import Config
 from askvault.errors import StoreError
 from askvault.model import Chunk
 from askvault.store.manifest.manifest import Manifest
-from askvault.store.vectors.qdrant_edge import MIN_FREE_BYTES, EdgeVectorStore
+from askvault.store.vectors.edge_shard import MIN_FREE_BYTES
+from askvault.store.vectors.qdrant_edge import EdgeVectorStore
 from askvault.wiring import open_engine
 from reliability.engine_runs import DIM, fresh_rebuild
 from reliability.snapshot import divergences, manifest_problems, read_index

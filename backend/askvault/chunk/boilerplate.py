@@ -29,10 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from askvault.chunk.line_rules import CodePlace, code_blocks, table_headers
-from askvault.chunk.line_rules import is_link_line as is_link_line  # tests import it from here
-from askvault.chunk.line_rules import normalise as normalise  # tests import it from here
-from askvault.chunk.line_rules import signature as signature  # tests import it from here
+from askvault.chunk.line_rules import CodePlace, code_blocks, is_link_line, signature, table_headers
 from askvault.model import Chunk, Note, Section, noise_of
 
 BOILERPLATE_VERSION = "1"

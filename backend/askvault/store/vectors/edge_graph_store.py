@@ -24,7 +24,8 @@ from askvault.store.vectors.edge_build import (
     shard_config,
 )
 from askvault.store.vectors.edge_graph import GraphParams, graph_config
-from askvault.store.vectors.qdrant_edge import MIN_FREE_BYTES, EdgeVectorStore
+from askvault.store.vectors.edge_shard import MIN_FREE_BYTES
+from askvault.store.vectors.qdrant_edge import EdgeVectorStore
 
 log = logging.getLogger(__name__)
 

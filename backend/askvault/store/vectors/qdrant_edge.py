@@ -26,8 +26,7 @@ from askvault.model import Chunk, RankedId, SearchFilters
 from askvault.store.vectors.edge_build import read_graph
 from askvault.store.vectors.edge_collections import claim, release
 from askvault.store.vectors.edge_reads import query_request, read_vectors, scan_ids
-from askvault.store.vectors.edge_shard import MIN_FREE_BYTES as MIN_FREE_BYTES  # edge_graph_store, tests import it
-from askvault.store.vectors.edge_shard import check_free_space, describe, load_or_create
+from askvault.store.vectors.edge_shard import MIN_FREE_BYTES, check_free_space, describe, load_or_create
 from askvault.store.vectors.payload import check_dims, check_upsert, chunk_payload, point_id, ranked_ids, storage_name
 
 T = TypeVar("T")
