@@ -66,7 +66,11 @@ async def test_every_rule_is_named(tmp_path: Path, fake_ollama: RunningOllama) -
             "excluded-heading",
             "Every section is under the excluded heading `Private`, so it is kept out of the index.",
         ),
-        "Big.md": ("not_indexed", "size-limit", "Skipped by the indexer: too large (6.7 KiB; the limit is 4 KiB)."),
+        "Big.md": (
+            "not_indexed",
+            "size-limit",
+            "Skipped by the indexer: too large (6.7 KiB; the limit is 4 KiB); split it into smaller files to index it.",
+        ),
         "Broken.md": (
             "failed",
             "parse-failure",

@@ -56,7 +56,7 @@ async def test_index_prints_a_summary(vault: Path, fake_ollama: RunningOllama) -
     assert lines[1] == "Dense search: ready with Ollama: nomic-embed-text (3 chunks embedded this run)."
     assert lines[2].startswith("  failed  Bad.md: not valid UTF-8 at byte")
     assert sorted(lines[3:]) == [
-        "  skipped Big.md: too large (4.1 MiB; the limit is 4 MiB)",
+        "  skipped Big.md: too large (4.1 MiB; the limit is 4 MiB); split it into smaller files to index it",
         "  skipped Drafts/wip.md: exclude glob 'Drafts/'",
         "  skipped Private/: Obsidian Excluded files: 'Private/'",
         "  skipped Secret.md: opted out (askvault: false)",

@@ -34,7 +34,12 @@ def write_app_json(folder: Path, filters: list[str], config_dir: str = ".obsidia
         (Exclusion.excluded_heading("Private"), "excluded-heading", "under the excluded heading 'Private'", "Private"),
         (Exclusion.opted_out("askvault"), "frontmatter-opt-out", "opted out (askvault: false)", None),
         (Exclusion.opted_out("index-me"), "frontmatter-opt-out", "opted out (index-me: false)", None),
-        (Exclusion.size_limit(101, 100), "size-limit", "too large (101 bytes; the limit is 100 bytes)", None),
+        (
+            Exclusion.size_limit("a.md", 101, 100),
+            "size-limit",
+            "too large (101 bytes; the limit is 100 bytes); split it into smaller files to index it",
+            None,
+        ),
         (Exclusion.source_removed(), "source-removed", "its folder is no longer a source of this vault", None),
     ],
     ids=lambda value: value if isinstance(value, str) else None,
@@ -139,9 +144,13 @@ def test_the_vault_rule_never_reads_a_path_as_a_source(vault: Path) -> None:
     ("path", "size", "expected"),
     [
         ("a.md", 100, None),
-        ("a.md", 101, "too large (101 bytes; the limit is 100 bytes)"),
+        ("a.md", 101, "too large (101 bytes; the limit is 100 bytes); split it into smaller files to index it"),
         ("manual.pdf", 101, None),
-        ("manual.pdf", 1001, "too large (1001 bytes; the limit is 1000 bytes)"),
+        (
+            "manual.pdf",
+            1001,
+            "too large (1001 bytes; the limit is 1000 bytes); raise `max_pdf_mb` (`--max-pdf-mb`) to index it",
+        ),
     ],
 )
 def test_size_caps(vault: Path, path: str, size: int, expected: str | None) -> None:

@@ -33,8 +33,11 @@ def test_human_size(size: int, text: str) -> None:
     assert human_size(size) == text
 
 
-def test_too_large_names_both_sizes_in_one_unit_family() -> None:
-    assert too_large(4 * 1024 * 1024 + 8, 4 * 1024 * 1024) == "too large (4.1 MiB; the limit is 4 MiB)"
+def test_too_large_names_both_sizes_in_one_unit_family_and_the_fix_of_its_kind() -> None:
+    note = too_large(4 * 1024 * 1024 + 8, 4 * 1024 * 1024)
+    assert note == "too large (4.1 MiB; the limit is 4 MiB); split it into smaller files to index it"
+    pdf = too_large(300 * 1024 * 1024, 256 * 1024 * 1024, pdf=True)
+    assert pdf == "too large (300 MiB; the limit is 256 MiB); raise `max_pdf_mb` (`--max-pdf-mb`) to index it"
 
 
 async def test_each_kind_is_reported_and_kept_until_fixed(
@@ -71,7 +74,10 @@ async def test_each_kind_is_reported_and_kept_until_fixed(
             ("Plans.md", "notice"),
         ]
         assert [(p.path, p.kind) for p in engine.indexer.problems.current()] == expected
-        assert engine.indexer.problems.get("Big.md")[0].reason == "too large (8.8 KiB; the limit is 8 KiB)"
+        assert (
+            engine.indexer.problems.get("Big.md")[0].reason
+            == "too large (8.8 KiB; the limit is 8 KiB); split it into smaller files to index it"
+        )
         hits = await engine.searcher.search("raised beds fence", 3, mode="keyword")
         assert [(h.chunk.path, h.chunk.title, h.chunk.heading_path) for h in hits.hits][:1] == [
             ("Plans.md", "Plans", ("Garden plans",))

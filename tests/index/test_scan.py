@@ -126,7 +126,9 @@ def test_size_cap(make_vault: VaultWriter) -> None:
     root = make_vault({"small.md": "x" * 100, "big.md": "x" * 101})
     result = scan_vault(VaultConfig(root=root, max_note_bytes=100))
     assert [n.path for n in result.notes] == ["small.md"]
-    assert result.skipped == [Skipped("big.md", "too large (101 bytes; the limit is 100 bytes)")]
+    assert result.skipped == [
+        Skipped("big.md", "too large (101 bytes; the limit is 100 bytes); split it into smaller files to index it")
+    ]
 
 
 def test_symlinks(make_vault: VaultWriter, tmp_path: Path) -> None:

@@ -181,7 +181,10 @@ async def test_the_list_survives_a_restart_and_explain_names_it(tmp_path: Path, 
             ("Big.md", "skipped"),
             ("Elsewhere.md", "skipped"),
         ]
-        assert index["failures"][2]["reason"] == "too large (4.8 MiB; the limit is 4 MiB)"
+        assert (
+            index["failures"][2]["reason"]
+            == "too large (4.8 MiB; the limit is 4 MiB); split it into smaller files to index it"
+        )
 
     # explain says what `index` said, never "no note at this path".
     async with engine_sidecar(config, {}, dense=False) as car:
@@ -204,5 +207,9 @@ async def test_the_list_survives_a_restart_and_explain_names_it(tmp_path: Path, 
             "Failed to index: not valid UTF-8 at byte 12 (bytes e9 20 61 75): invalid continuation byte; re-save it "
             "as UTF-8.",
         ),
-        "Big.md": ("not_indexed", "size-limit", "Skipped by the indexer: too large (4.8 MiB; the limit is 4 MiB)."),
+        "Big.md": (
+            "not_indexed",
+            "size-limit",
+            "Skipped by the indexer: too large (4.8 MiB; the limit is 4 MiB); split it into smaller files to index it.",
+        ),
     }

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from askvault.config import VaultConfig
 from askvault.index.problems import too_large
+from askvault.parse.documents import document_kind
 
 GONE_SOURCE = "its folder is no longer a source of this vault"
 """Why a note of a source taken out of the settings is dropped (and hidden until it is)."""
@@ -87,9 +88,9 @@ class Exclusion:
         return cls("frontmatter-opt-out", f"opted out ({opt_out_key}: false)")
 
     @classmethod
-    def size_limit(cls, size: int, limit: int) -> Exclusion:
+    def size_limit(cls, path: str, size: int, limit: int) -> Exclusion:
         """Over the size cap of its kind (`problems.too_large` words it)."""
-        return cls("size-limit", too_large(size, limit))
+        return cls("size-limit", too_large(size, limit, pdf=document_kind(path) == "pdf"))
 
     @classmethod
     def source_removed(cls) -> Exclusion:

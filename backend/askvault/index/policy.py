@@ -122,7 +122,7 @@ class NotePolicy:
     def size_rule(self, path: str, size: int) -> Exclusion | None:
         """`size-limit` when a file of `size` bytes is over its kind's cap, else None."""
         limit = self.size_limit(path)
-        return Exclusion.size_limit(size, limit) if size > limit else None
+        return Exclusion.size_limit(path, size, limit) if size > limit else None
 
     # ----- what only the text can say -------------------------------------------------------------
     def opt_out_rule(self, note: Note) -> Exclusion | None:

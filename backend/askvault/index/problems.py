@@ -41,9 +41,11 @@ def human_size(size: int) -> str:
     return f"{value:.0f} {unit}" if value == int(value) else f"{value:.1f} {unit}"
 
 
-def too_large(size: int, limit: int) -> str:
-    """The one wording of the size limit, for the scan, the indexer, explain and the MCP server."""
-    return f"too large ({human_size(size)}; the limit is {human_size(limit)})"
+def too_large(size: int, limit: int, *, pdf: bool = False) -> str:
+    """The one wording of the size limit, for the scan, the indexer, explain and the MCP server, with its fix: a
+    PDF's limit is a setting; a note's is fixed, because a note that large is a data dump more than prose."""
+    fix = "raise `max_pdf_mb` (`--max-pdf-mb`) to index it" if pdf else "split it into smaller files to index it"
+    return f"too large ({human_size(size)}; the limit is {human_size(limit)}); {fix}"
 
 
 @dataclass(frozen=True, slots=True)

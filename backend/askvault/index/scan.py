@@ -276,8 +276,8 @@ def scan_vault(cfg: VaultConfig, vault_filter: VaultFilter | None = None) -> Sca
         reason = vault_filter.user_excluded(rel)
         if reason is not None:
             result.skipped.append(Skipped(rel, reason, "excluded"))
-        elif info.st_size > vault_filter.size_limit(rel):
-            result.skipped.append(Skipped(rel, Exclusion.size_limit(info.st_size, vault_filter.size_limit(rel)).reason))
+        elif info.st_size > (limit := vault_filter.size_limit(rel)):
+            result.skipped.append(Skipped(rel, Exclusion.size_limit(rel, info.st_size, limit).reason))
         else:
             result.notes.append(NoteFile(rel, info.st_size, info.st_mtime_ns))
     result.notes.sort(key=lambda n: n.path)
