@@ -178,10 +178,21 @@ CONFIG_KEYS = frozenset(key for _, _, key in _SOURCES.values())
 def read_config_file(path: Path | None) -> dict[str, object]:
     if path is None or not path.exists():
         return {}
+    # Each message names the whole path: the default file sits in a data folder the user may not know.
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"config file {path.name}: {exc}") from exc
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config file {path} is not UTF-8 text; save it as UTF-8") from exc
+    except OSError as exc:
+        raise ConfigError(
+            f"config file {path} cannot be read ({exc.strerror or exc}); check that it is a readable file"
+        ) from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(
+            f"config file {path} is not valid TOML ({exc}); fix that line, or move the file aside"
+        ) from exc
     check_keys(data, path, CONFIG_KEYS)
     return data
 
