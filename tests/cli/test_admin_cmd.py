@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import askvault
-from askvault.cli.options import EXIT_CONFIG, EXIT_ERROR
+from askvault.cli.options import EXIT_CONFIG
 from askvault.cli.plugin_source import checkout_root
 from tests.cli.cli_helpers import common, config_of, invoke
 from tests.conftest import RunningOllama
@@ -126,7 +126,7 @@ async def test_install_plugin_refuses_what_is_not_a_vault(tmp_path: Path, build:
 
     result = await invoke("install-plugin", "--vault", str(target), "--from", str(build))
 
-    assert result.exit_code == EXIT_ERROR
+    assert result.exit_code == EXIT_CONFIG
     if exists:
         assert result.stderr.strip() == (
             f"askvault: --vault: {target} is not an Obsidian vault (no .obsidian/ folder); "

@@ -13,7 +13,7 @@ from askvault.cli.hints import suggest
 from askvault.cli.option_groups import location_options
 from askvault.cli.options import build_config, handles_errors
 from askvault.cli.plugin_source import find_plugin
-from askvault.errors import NotIndexed, VaultError
+from askvault.errors import ConfigError, NotIndexed
 from askvault.plugin_bundle import PLUGIN_ID, folder_files, missing, plugin_version
 
 ENABLE = 'In Obsidian: Settings → Community plugins → enable "Ask Vault" (turn off Restricted mode first).'
@@ -68,10 +68,11 @@ def install_plugin(vault: Path, config_dir: str, source: Path | None) -> None:
     Without --from it installs this checkout's build, or the copy bundled in the installed package.
     """
     config_path = vault / config_dir
+    # A wrong --vault is a wrong flag value: exit 2, as every other command gives it (docs/cli.md).
     if not vault.is_dir():
-        raise VaultError(f"--vault: {vault} is not a folder")
+        raise ConfigError(f"--vault: {vault} is not a folder")
     if not config_path.is_dir():
-        raise VaultError(
+        raise ConfigError(
             f"--vault: {vault} is not an Obsidian vault (no {config_dir}/ folder); open it in Obsidian once first"
         )
     plugin = find_plugin(source)
