@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from askvault.chunk.boilerplate import template_sections
+from askvault.chunk.grouping import groups
 from askvault.chunk.ids import (
     CHUNKER_VERSION,
     MAX_TITLE_LINE,
@@ -37,7 +38,7 @@ from askvault.chunk.ids import (
     params_key,
 )
 from askvault.chunk.notes import meta_line
-from askvault.chunk.units import groups, pack, unit_maker
+from askvault.chunk.units import pack, unit_maker
 from askvault.config import ChunkParams
 from askvault.model import Chunk, Note
 
