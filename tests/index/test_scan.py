@@ -10,7 +10,8 @@ import pytest
 
 from askvault.config import VaultConfig
 from askvault.errors import NoteError, VaultError
-from askvault.index.scan import NoteFile, Skipped, VaultFilter, read_note_bytes, read_note_text, scan_vault
+from askvault.index.note_reader import read_note_bytes, read_note_text
+from askvault.index.scan import NoteFile, Skipped, VaultFilter, scan_vault
 from tests.conftest import VaultWriter
 
 

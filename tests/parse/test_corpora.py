@@ -10,7 +10,8 @@ import pytest
 
 from askvault.chunk import chunk_note
 from askvault.config import ChunkParams, VaultConfig
-from askvault.index.scan import read_note_text, scan_vault
+from askvault.index.note_reader import read_note_text
+from askvault.index.scan import scan_vault
 from askvault.model import Note
 from askvault.parse.inline import code_spans
 from askvault.parse.links import LinkResolver

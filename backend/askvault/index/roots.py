@@ -16,8 +16,9 @@ from pathlib import Path
 from askvault.config import SOURCE_SEPARATOR, SourceConfig, VaultConfig
 from askvault.errors import NoteError, VaultError
 from askvault.index.exclusion import GONE_SOURCE
+from askvault.index.note_reader import read_note_bytes, real_note_path
 from askvault.index.report import Problem
-from askvault.index.scan import NoteFile, ScanResult, Skipped, VaultFilter, read_note_bytes, real_note_path, scan_vault
+from askvault.index.scan import NoteFile, ScanResult, Skipped, VaultFilter, scan_vault
 
 __all__ = [
     "GONE_SOURCE",

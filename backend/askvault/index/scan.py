@@ -23,9 +23,9 @@ from typing import Literal
 import pathspec
 
 from askvault.config import VaultConfig
-from askvault.errors import NoteError, VaultError
+from askvault.errors import VaultError
 from askvault.index.exclusion import DANGLING, NOT_A_NOTE, Exclusion, hidden_reason, kind_switched_off
-from askvault.parse.decode import decode_note
+from askvault.index.note_reader import inside
 from askvault.parse.documents import document_kind
 
 DEFAULT_CONFIG_DIR = ".obsidian"
@@ -39,15 +39,7 @@ __all__ = [
     "ScanResult",
     "Skipped",
     "VaultFilter",
-    "decode_note",
-    "read_note_bytes",
-    "read_note_text",
-    "real_note_path",
 ]
-
-
-def _inside(root: str, real: str) -> bool:
-    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +55,7 @@ class NoteFile:
         """Stat one note; None when it is gone, not a regular file, or resolves to outside the vault."""
         base = os.path.realpath(root)
         try:
-            if not _inside(base, os.path.realpath(os.path.join(base, rel))):
+            if not inside(base, os.path.realpath(os.path.join(base, rel))):
                 return None
             info = os.stat(os.path.join(base, rel))
         except (OSError, ValueError):
@@ -225,7 +217,7 @@ def _walk(root: str, vault_filter: VaultFilter, result: ScanResult) -> list[tupl
             try:
                 link = entry.is_symlink()
                 real = os.path.realpath(entry.path) if link else os.path.join(real_dir, entry.name)
-                if link and not _inside(root, real):
+                if link and not inside(root, real):
                     result.skipped.append(Skipped(rel, "symlink to outside the vault"))
                     continue
                 info = entry.stat()
@@ -283,27 +275,3 @@ def scan_vault(cfg: VaultConfig, vault_filter: VaultFilter | None = None) -> Sca
     result.notes.sort(key=lambda n: n.path)
     result.skipped.sort(key=lambda s: s.path)
     return result
-
-
-def real_note_path(root: Path, rel: str) -> str:
-    """The file a vault path leads to, symlinks followed; NoteError for one that resolves to outside the vault."""
-    base = os.path.realpath(root)
-    real = os.path.realpath(os.path.join(base, rel))
-    if not _inside(base, real) or real == base:
-        raise NoteError(f"{rel} resolves to outside the vault; not read")
-    return real
-
-
-def read_note_bytes(root: Path, rel: str) -> bytes:
-    """The raw bytes of a note; refuses a path that resolves to outside the vault."""
-    with open(real_note_path(root, rel), "rb") as handle:
-        return handle.read()
-
-
-def read_note_text(root: Path, rel: str) -> str:
-    """A note's text: UTF-8 (BOM stripped), LF line ends. NoteError for binary, non-UTF-8 or unreadable files."""
-    try:
-        data = read_note_bytes(root, rel)
-    except OSError as exc:
-        raise NoteError(f"cannot read {rel}: {exc.strerror or exc}") from None
-    return decode_note(data)

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 from askvault.config import VaultConfig
 from askvault.errors import BadRequest, NoteError, NotFound
+from askvault.index.note_reader import read_note_text
 from askvault.index.policy import NotePolicy
 from askvault.index.privacy import IndexPrivacy
-from askvault.index.scan import read_note_text
 from askvault.model import Note, Section
 from askvault.parse.links import LinkResolver
 from askvault.parse.note import parse_note
