@@ -26,7 +26,12 @@ from tests.conftest import RunningOllama
 from tests.engine_helpers import write_notes
 
 ROOT = Path(__file__).resolve().parents[2]
-EVAL_COMMAND_MODULES = ("askvault.cli.eval_cmd", "askvault.cli.eval_answers", "askvault.cli.calibrate_cmd")
+EVAL_COMMAND_MODULES = (
+    "askvault.cli.eval_cmd",
+    "askvault.cli.eval_meta",
+    "askvault.cli.eval_answers",
+    "askvault.cli.calibrate_cmd",
+)
 EVAL_MODULES = EXTRAS["eval"].modules
 
 

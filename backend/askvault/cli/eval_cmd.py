@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 import sys
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Never
 
 import click
 from tqdm import tqdm
 
-import askvault
 from askvault.cli.eval_answers import ModelRuns, report_model_runs, run_model_evaluations, split_chat_models
+from askvault.cli.eval_meta import run_meta
 from askvault.cli.options import build_config, handles_errors, setup_logging, shared_options
 from askvault.config import Config
 from askvault.errors import ModelError
@@ -23,7 +21,6 @@ from askvault.evaluate.chart import write_chart
 from askvault.evaluate.conversations import Conversation, check_conversations, load_conversations
 from askvault.evaluate.files import EvalFiles
 from askvault.evaluate.legs_dump import dump_question
-from askvault.evaluate.metrics import JsonValue
 from askvault.evaluate.modes import ModeRegistry, rerank_mode, searcher_modes
 from askvault.evaluate.overrides import apply_overrides
 from askvault.evaluate.questions import Question, check_questions, load_questions
@@ -189,7 +186,7 @@ async def _evaluate(
             )
         for problem in report.failed:
             click.echo(f"askvault: warning: {problem.path} was not indexed: {problem.reason}", err=True)
-        meta = _meta(config, questions_file, report, ks, mode_names, engine.embedder.model, engine.embedder.label)
+        meta = run_meta(config, questions_file, report, ks, mode_names, engine.embedder.model, engine.embedder.label)
         bar: tqdm[Never] = tqdm(
             total=len(questions) * len(modes), desc="questions", unit="", file=sys.stderr, disable=None
         )
@@ -253,53 +250,3 @@ async def _index(engine: Engine) -> IndexReport:
         remove()
         for bar in bars.values():
             bar.close()
-
-
-def _git_commit() -> tuple[str | None, bool | None]:
-    """(HEAD commit, whether tracked files differ from it) of the checkout askvault runs from, if it is one."""
-    root = Path(askvault.__file__).resolve().parents[2]
-    try:
-        head = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=True
-        ).stdout.strip()
-        status = subprocess.run(
-            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None, None
-    return head or None, bool(status)
-
-
-def _meta(
-    config: Config,
-    questions_file: Path,
-    report: IndexReport,
-    ks: tuple[int, ...],
-    modes: tuple[str, ...],
-    embed_model: str,
-    embedder: str,
-) -> dict[str, JsonValue]:
-    commit, dirty = _git_commit()
-    return {
-        "date": datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z"),
-        "askvault": askvault.__version__,
-        "commit": commit,
-        "commit_dirty": dirty,
-        "vault": str(config.vault.root),
-        "questions_file": str(questions_file),
-        "embed_model": embed_model,
-        "embedder": embedder,
-        "ks": list(ks),
-        "modes": list(modes),
-        "notes": report.notes,
-        "chunks": report.chunks,
-        "dense_k": config.retrieval.dense_k,
-        "keyword_k": config.retrieval.keyword_k,
-        "rrf_k": config.retrieval.rrf_k,
-        "chunk_params": {f: getattr(config.chunk, f) for f in config.chunk.__dataclass_fields__},
-        "retrieval_params": {f: getattr(config.retrieval, f) for f in config.retrieval.__dataclass_fields__},
-    }
