@@ -297,18 +297,3 @@ def _label_codes(line: str, offset: int, start: int) -> Iterator[Span]:
     for word, a, b in _tokens(line, start, offset):
         if _code(word, short_digits=False):
             yield a, b
-
-
-_PEM_END = re.compile(r"-----END[ A-Z0-9]{0,40}-----")
-
-
-def extend_private_key(text: str, start: int, end: int, floor: int = 0) -> tuple[int, int]:
-    """A private-key finding grows to its whole PEM block: from its line's start (not before `floor`, where the
-    previous block ended) to the END line (or, with no END line, to the next blank line), so no line of key
-    material stays behind."""
-    line_start = max(floor, text.rfind("\n", floor, start) + 1)
-    ending = _PEM_END.search(text, end)
-    if ending is not None:
-        return line_start, ending.end()
-    blank = text.find("\n\n", end)
-    return line_start, len(text) if blank == -1 else blank

@@ -24,6 +24,19 @@ from askvault.redact.spans import Finding, apply, compile_rule, examined, merge,
 _Detector = Callable[[str], list[Finding]]
 JWT = "jwt"
 _JWT_TAIL = re.compile(r"[A-Za-z0-9\-_.+/=]*")
+_PEM_END = re.compile(r"-----END[ A-Z0-9]{0,40}-----")
+
+
+def _extend_private_key(text: str, start: int, end: int, floor: int = 0) -> tuple[int, int]:
+    """A private-key finding grows to its whole PEM block: from its line's start (not before `floor`, where the
+    previous block ended) to the END line (or, with no END line, to the next blank line), so no line of key
+    material stays behind."""
+    line_start = max(floor, text.rfind("\n", floor, start) + 1)
+    ending = _PEM_END.search(text, end)
+    if ending is not None:
+        return line_start, ending.end()
+    blank = text.find("\n\n", end)
+    return line_start, len(text) if blank == -1 else blank
 
 
 def _rule_detector(rule: Rule) -> _Detector:
@@ -42,7 +55,7 @@ def _rule_detector(rule: Rule) -> _Detector:
             if end <= start or (rule.check is not None and not rule.check(text[start:end])):
                 continue
             if rule.kind == PRIVATE_KEY:
-                start, end = codes.extend_private_key(text, start, end, covered)
+                start, end = _extend_private_key(text, start, end, covered)
             elif rule.kind == JWT:
                 # The pattern ends lazily after the payload: take the signature too.
                 end = _JWT_TAIL.match(text, end).end()  # type: ignore[union-attr]
