@@ -21,6 +21,11 @@ export interface AskVaultHost {
 	readonly connection: SidecarConnection;
 }
 
+/** What the settings tab needs besides: saving the settings it changes. */
+export interface SettingsHost extends AskVaultHost {
+	saveSettings(): Promise<void>;
+}
+
 /** The folders beside the vault the sidecar last reported (`vault.sources` of its status); none before it did. */
 export function folderSources(host: AskVaultHost): readonly FolderSource[] {
 	return host.connection.state.status?.vault.sources ?? [];

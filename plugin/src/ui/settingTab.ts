@@ -1,24 +1,17 @@
 /** The settings tab: where the sidecar is, its token, which embedder it uses, how many sources to use, a remote sidecar, and how to start the sidecar. */
 
-import { type App, Notice, Platform, type Plugin, PluginSettingTab, type Setting, type SettingDefinitionItem } from "obsidian";
+import { type App, Notice, type Plugin, PluginSettingTab, type Setting, type SettingDefinitionItem } from "obsidian";
 import { describeCheck, describeEmbedderSetting } from "../answer/embedder";
 import { describeConnection } from "../answer/status";
-import { INSTALL_COMMAND, INSTALL_COMMAND_UV } from "../desktop/commandLookup";
-import { locateCommand, sidecarLookup } from "../desktop/locate";
 import { Debounced } from "../plugin/debounce";
-import type { AskVaultHost } from "../plugin/host";
+import type { SettingsHost } from "../plugin/host";
 import { DEFAULT_SETTINGS, describeSourceCount, normaliseUrl, parseTopK, TOP_K_MAX, TOP_K_MIN } from "../settings";
 import type { Timers } from "../sidecar/events";
+import { processGroup } from "./processSettings";
 import { remoteGroup } from "./remoteSettings";
-import { renderItems, type Row, type TabItem } from "./settingDefinitions";
-
-export interface SettingsHost extends AskVaultHost {
-	saveSettings(): Promise<void>;
-}
+import { renderItems, type TabItem } from "./settingDefinitions";
 
 const windowTimers: Timers = { setTimeout: (fn, ms) => window.setTimeout(fn, ms), clearTimeout: (id) => window.clearTimeout(id) };
-
-type TextKey = "command" | "dataDir" | "embedModel" | "chatModel";
 
 export class AskVaultSettingTab extends PluginSettingTab {
 	/** Typing the URL or token reconnects once typing pauses (or the field is left), not at every keystroke. */
@@ -85,7 +78,7 @@ export class AskVaultSettingTab extends PluginSettingTab {
 				render: (setting) => this.renderTopK(setting),
 			},
 			remoteGroup(this.app, connection),
-			{ type: "group", heading: "Sidecar process", visible: () => Platform.isDesktopApp, items: this.processRows() },
+			processGroup(this.host),
 		];
 	}
 
@@ -183,129 +176,4 @@ export class AskVaultSettingTab extends PluginSettingTab {
 		);
 	}
 
-	private processRows(): Row[] {
-		const { settings, connection } = this.host;
-		let program: Setting | null = null;
-		const lookup = () => (program ? void this.showLookup(program) : undefined);
-		return [
-			{
-				name: "Start the sidecar automatically",
-				desc: "Run `askvault serve` for this vault when Obsidian starts, and stop it when Obsidian closes.",
-				render: (setting) =>
-					void setting.addToggle((toggle) =>
-						toggle.setValue(settings.autoStart).onChange(async (value) => {
-							settings.autoStart = value;
-							// Without automatic start a missing program is no problem worth a status bar line.
-							if (!value) sidecarLookup.set(null);
-							await this.host.saveSettings();
-							await connection.restartSidecar();
-							lookup();
-						}),
-					),
-			},
-			this.textRow("Command", "The `askvault` program: a name on your PATH or a full path.", "command", lookup),
-			{
-				name: "Sidecar program",
-				render: (setting) => {
-					program = setting;
-					setting.addButton((button) =>
-						button.setButtonText("Copy install command").onClick(async () => {
-							const copied = await navigator.clipboard.writeText(INSTALL_COMMAND).then(
-								() => true,
-								() => false,
-							);
-							new Notice(copied ? `Copied: ${INSTALL_COMMAND}` : `Install the sidecar with: ${INSTALL_COMMAND}`);
-						}),
-					);
-					void this.showLookup(setting);
-				},
-			},
-			this.textRow("Data folder", "Where the sidecar keeps its index (`--data-dir`). Empty for the default per-user folder.", "dataDir"),
-			this.textRow(
-				"Embedding model",
-				"Empty: the embedder this vault's index was built with, at first the built-in one (no Ollama needed to search). `builtin`, or an Ollama embedding model such as nomic-embed-text, rebuilds the vectors with that one.",
-				"embedModel",
-				undefined,
-				"the index's own (built in)",
-			),
-			this.textRow("Chat model", "The Ollama model that writes answers.", "chatModel"),
-			{
-				name: "Folders beside the vault",
-				desc: "Other folders to search with the vault (a Nextcloud or Drive sync, a docs checkout): one LABEL=/full/path a line. Their hits are marked with the label and open in the system's default app.",
-				render: (setting) =>
-					void setting.addTextArea((area) =>
-						area
-							.setPlaceholder("Docs=/home/me/docs")
-							.setValue(settings.folders)
-							.onChange(async (value) => {
-								settings.folders = value;
-								await this.host.saveSettings();
-							}),
-					),
-			},
-			{
-				name: "Index PDFs and canvases",
-				desc: "Search the text of the vault's PDFs, page by page (a citation opens the page), and the cards of its canvases. Off: only Markdown notes.",
-				render: (setting) =>
-					void setting.addToggle((toggle) =>
-						toggle.setValue(settings.indexDocuments).onChange(async (value) => {
-							settings.indexDocuments = value;
-							await this.host.saveSettings();
-						}),
-					),
-			},
-			{
-				name: "Apply to the running sidecar",
-				desc: "The options above take effect when the plugin (re)starts the sidecar. Notes in Obsidian's Excluded files (Files and links) are never indexed.",
-				render: (setting) =>
-					void setting.addButton((button) =>
-						button.setButtonText("Restart the sidecar").onClick(async () => {
-							await connection.restartSidecar();
-							new Notice(settings.autoStart ? "Restarting the Ask Vault sidecar." : "Turn on automatic start to let Obsidian run the sidecar.");
-						}),
-					),
-			},
-		];
-	}
-
-	/** Says where the program is, or the exact command that installs it (also what the status bar says, when it starts it). */
-	private async showLookup(setting: Setting): Promise<void> {
-		const { settings } = this.host;
-		setting.setDesc("Looking for the program…");
-		const lookup = await locateCommand(settings.command);
-		if (settings.autoStart) sidecarLookup.set(lookup);
-		const desc = setting.descEl;
-		desc.empty();
-		const copy = setting.controlEl.querySelector("button");
-		if (copy) copy.hidden = lookup.state === "found";
-		if (lookup.state === "found") {
-			desc.setText(`Found: ${lookup.path}`);
-			return;
-		}
-		desc.appendText(`"${lookup.command}" was not found on your PATH or in ~/.local/bin. Install the sidecar with `);
-		desc.createEl("code", { text: INSTALL_COMMAND });
-		desc.appendText(" (or ");
-		desc.createEl("code", { text: INSTALL_COMMAND_UV });
-		desc.appendText("), then restart the sidecar below.");
-	}
-
-	/** A text field for a setting; empty means its default (the data folder's default is empty: the per-user folder). */
-	private textRow(name: string, desc: string, key: TextKey, changed?: () => void, placeholder?: string): Row {
-		const { settings } = this.host;
-		return {
-			name,
-			desc,
-			render: (setting) =>
-				void setting.addText((text) =>
-					text
-						.setPlaceholder(placeholder ?? DEFAULT_SETTINGS[key])
-						.setValue(settings[key])
-						.onChange(async (value) => {
-							settings[key] = value.trim() || DEFAULT_SETTINGS[key];
-							changed?.();
-							await this.host.saveSettings();
-						}),
-				),
-		};
-	}
 }
