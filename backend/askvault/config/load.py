@@ -175,6 +175,15 @@ CONFIG_KEYS = frozenset(key for _, _, key in _SOURCES.values())
 """Every key a config file may set: the file is flat, one key per setting (README.md, Configuration)."""
 
 
+def _toml_problem(exc: tomllib.TOMLDecodeError) -> str:
+    """tomllib's "Invalid value (at line 1, column 14)" as "invalid value at line 1, column 14", to sit mid-sentence."""
+    text = str(exc)
+    found = re.fullmatch(r"(.+?) \((at .+)\)", text)
+    if found is None:
+        return text
+    return f"{found.group(1)[:1].lower()}{found.group(1)[1:]} {found.group(2)}"
+
+
 def read_config_file(path: Path | None) -> dict[str, object]:
     if path is None or not path.exists():
         return {}
@@ -191,7 +200,7 @@ def read_config_file(path: Path | None) -> dict[str, object]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(
-            f"config file {path} is not valid TOML ({exc}); fix that line, or move the file aside"
+            f"config file {path} is not valid TOML: {_toml_problem(exc)}; fix it there, or move the file aside"
         ) from exc
     check_keys(data, path, CONFIG_KEYS)
     return data
