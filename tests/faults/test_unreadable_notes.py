@@ -1,7 +1,7 @@
 """Notes that cannot be read: permission denied, a note replaced by a folder of the same name.
 
 The tests run as root here, and root reads a `chmod 000` file anyway; so beside the real `chmod 000` the
-scanner's `open` is wrapped to refuse files without read permission, which is what the kernel does for
+note reader's `open` is wrapped to refuse files without read permission, which is what the kernel does for
 everyone else.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-import askvault.index.scan
+import askvault.index.note_reader
 from askvault.config import Config
 from askvault.index.changes import ChangeBatch
 from askvault.wiring import open_engine
@@ -37,7 +37,7 @@ def honour_permissions(monkeypatch: pytest.MonkeyPatch) -> None:
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(file))
         return builtins.open(file, *args, **kwargs)
 
-    monkeypatch.setattr(askvault.index.scan, "open", guarded_open, raising=False)
+    monkeypatch.setattr(askvault.index.note_reader, "open", guarded_open, raising=False)
 
 
 @pytest.mark.usefixtures("honour_permissions")
