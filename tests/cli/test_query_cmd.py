@@ -112,6 +112,22 @@ async def test_search_filters_by_folder_and_tag(flags: list[str]) -> None:
     assert {r["path"] for r in json.loads(tag.stdout)["results"]} == {"Homelab/Postgres.md"}
 
 
+async def test_a_filter_that_leaves_nothing_is_named_with_what_to_do(flags: list[str]) -> None:
+    folder = await invoke("search", *flags, "port", "--folder", "Idaes")
+    both = await invoke("search", *flags, "port", "--tag", "#dbs", "--modified-before", "2001-01-01")
+    unfiltered = await invoke("search", *flags, "zzzqqq", "--mode", "keyword")
+
+    assert folder.exit_code == 0, folder.output
+    assert folder.stdout == (
+        "No results among the notes in the folder 'Idaes'; check that filter, or leave it out to search every note.\n"
+    )
+    assert both.stdout == (
+        "No results among the notes tagged #dbs and modified before 2001-01-01; check those filters, or leave them "
+        "out to search every note.\n"
+    )
+    assert unfiltered.stdout == "No results.\n"
+
+
 async def test_search_filters_by_modified_date(flags: list[str], tmp_path: Path) -> None:
     old = tmp_path / "vault" / "Ideas" / "Gardening.md"
     os.utime(old, (1_600_000_000, 1_600_000_000))  # 2020-09-13

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from askvault.cli.render import render_ask_footer, render_date_scope, render_relevance, render_search
+from askvault.cli.render import (
+    describe_filters,
+    render_ask_footer,
+    render_date_scope,
+    render_relevance,
+    render_search,
+)
 
 RESULT = {"path": "Network/IP plan.md", "title": "IP plan", "heading_path": ["IP plan"], "start_line": 3,
           "end_line": 9, "text": "kodi-livingroom 10.0.20.31", "dense_rank": 2, "keyword_rank": 1,
@@ -155,3 +161,30 @@ def test_results_the_notes_cover_end_with_the_decision() -> None:
         "relevance: Your notes look relevant to this question (relevance 0.93, needs 0.22).",
         "matched: dense 3, keyword 1",
     ]
+
+
+@pytest.mark.parametrize(
+    ("filters", "words"),
+    [
+        pytest.param((None, None, None, None), [], id="none"),
+        pytest.param(("Work/", None, None, None), ["in the folder 'Work/'"], id="folder"),
+        pytest.param((None, "#db", None, None), ["tagged #db"], id="tag-with-hash"),
+        pytest.param((None, "db", None, None), ["tagged #db"], id="tag-without-hash"),
+        pytest.param(
+            (None, None, "2026-01-01", "2026-02-01"),
+            ["modified after 2026-01-01", "modified before 2026-02-01"],
+            id="dates",
+        ),
+    ],
+)
+def test_the_filters_in_words(filters: tuple[str | None, str | None, str | None, str | None], words: list[str]) -> None:
+    assert describe_filters(*filters) == words
+
+
+def test_an_empty_result_names_its_filters() -> None:
+    assert render_search({"results": []}) == "No results."
+    assert render_search({"results": []}, ["tagged #db"]) == (
+        "No results among the notes tagged #db; check that filter, or leave it out to search every note."
+    )
+    # Results are shown as ever when there are some, filtered or not.
+    assert render_search({"results": [RESULT]}, ["tagged #db"]).startswith(" 1. Network/IP plan.md")

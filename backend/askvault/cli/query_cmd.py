@@ -11,7 +11,7 @@ import click
 from askvault.cli.option_groups import answer_options, search_options
 from askvault.cli.options import REPORTED_LOGGERS, build_config, handles_errors, setup_logging
 from askvault.cli.remote import Sidecar, here_or_there, keyword_only_notice
-from askvault.cli.render import render_ask_footer, render_search
+from askvault.cli.render import describe_filters, render_ask_footer, render_search
 from askvault.config import Config
 
 if TYPE_CHECKING:
@@ -102,7 +102,8 @@ def search(
         return sidecar.post_json("/api/search", request)[1]
 
     body = here_or_there(config, here, there)
-    click.echo(json.dumps(body, indent=2, ensure_ascii=False) if as_json else render_search(body))
+    narrowed = describe_filters(folder, tag, after, before)
+    click.echo(json.dumps(body, indent=2, ensure_ascii=False) if as_json else render_search(body, narrowed))
 
 
 async def _search(

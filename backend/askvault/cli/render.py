@@ -27,6 +27,25 @@ def _trail(source: Mapping[str, object]) -> str:
     return " › ".join(parts)
 
 
+def describe_filters(folder: str | None, tag: str | None, after: str | None, before: str | None) -> list[str]:
+    """The filters as the user typed them, each as words that follow "the notes": `in the folder 'Work'`."""
+    parts = [f"in the folder {folder!r}"] if folder else []
+    parts += [f"tagged #{tag.lstrip('#')}"] if tag else []
+    parts += [f"modified after {after}"] if after else []
+    return parts + ([f"modified before {before}"] if before else [])
+
+
+def no_results(narrowed: Sequence[str]) -> str:
+    """An empty result, naming the filters when there were any: a misspelt folder or tag otherwise looks like a
+    vault that knows nothing of the question."""
+    if not narrowed:
+        return "No results."
+    which, it = ("that filter", "it") if len(narrowed) == 1 else ("those filters", "them")
+    return (
+        f"No results among the notes {' and '.join(narrowed)}; check {which}, or leave {it} out to search every note."
+    )
+
+
 def _leg(name: str, rank: object, score: object, unit: str) -> str:
     """`dense #2 (cosine 0.41)`: a leg's rank and its raw score; `dense –` when that search missed the chunk."""
     if rank is None:
@@ -35,13 +54,14 @@ def _leg(name: str, rank: object, score: object, unit: str) -> str:
     return f"{name} #{rank}{shown}"
 
 
-def render_search(body: Mapping[str, object]) -> str:
+def render_search(body: Mapping[str, object], narrowed: Sequence[str] = ()) -> str:
     """Each hit with its rank and raw score in each search, and whether the notes seem to cover the query.
 
-    The fused score is not shown: it is normalised per query, so the best hit scores 1 however poor it is."""
+    The fused score is not shown: it is normalised per query, so the best hit scores 1 however poor it is.
+    `narrowed`: the filters the search ran with, as `describe_filters` words them."""
     results = body.get("results")
     if not isinstance(results, list) or not results:
-        return "No results."
+        return no_results(narrowed)
     relevance = body.get("relevance")
     verdict = _relevance_line(relevance) if isinstance(relevance, Mapping) else None
     covered = not isinstance(relevance, Mapping) or relevance.get("answer") is not False
