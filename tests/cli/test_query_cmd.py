@@ -240,3 +240,16 @@ async def test_ask_force_sends_the_closest_notes_anyway(flags: list[str], fake_o
     assert any(line.startswith("Sent anyway as you asked") for line in lines)
     assert "Ask anyway with --force." not in lines
     assert len(fake_ollama.fake.calls("/api/chat")) == 1
+
+
+async def test_ask_whose_filters_leave_nothing_names_them_and_asks_no_model(
+    flags: list[str], fake_ollama: RunningOllama
+) -> None:
+    result = await invoke("ask", *flags, "Which port does Postgres listen on?", "--folder", "Homelba")
+
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == (
+        "Nothing matched among the notes in the folder 'Homelba'; check that filter, or leave it out to search every "
+        "note."
+    )
+    assert fake_ollama.fake.calls("/api/chat") == []

@@ -188,3 +188,18 @@ def test_an_empty_result_names_its_filters() -> None:
     )
     # Results are shown as ever when there are some, filtered or not.
     assert render_search({"results": [RESULT]}, ["tagged #db"]).startswith(" 1. Network/IP plan.md")
+
+
+def test_a_question_whose_filters_left_nothing_names_them() -> None:
+    relevance = {"answer": False, "reason": "Nothing in your notes matched the question."}
+
+    narrowed = render_relevance({"relevance": relevance, "closest": []}, ["tagged #db"])
+    unfiltered = render_relevance({"relevance": relevance, "closest": []})
+    closest = render_relevance({"relevance": relevance, "closest": [{**RESULT, "start_line": 3}]}, ["tagged #db"])
+
+    assert narrowed[1] == (
+        "Nothing matched among the notes tagged #db; check that filter, or leave it out to search every note."
+    )
+    assert unfiltered[1] == "Nothing in your notes matched the question."
+    # Something was found under the filter, only not enough: the usual reason and the closest notes.
+    assert closest[1] == "Nothing in your notes matched the question."

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import click
@@ -150,7 +150,7 @@ def ask(
     setup_logging(verbose, reported=REPORTED_LOGGERS)
     config = build_config(params)
     filters = _filter_json(folder, tag)
-    answer = _Answer(stream=not as_json)
+    answer = _Answer(stream=not as_json, narrowed=describe_filters(folder, tag, None, None))
 
     def here() -> None:
         import asyncio
@@ -194,8 +194,9 @@ async def _ask(
 class _Answer:
     """The answer's events (the engine's here, the sidecar's NDJSON lines there), streamed and summed up."""
 
-    def __init__(self, stream: bool) -> None:
+    def __init__(self, stream: bool, narrowed: Sequence[str] = ()) -> None:
         self.stream = stream
+        self.narrowed = narrowed
         self.answer: list[str] = []
         self.retrieval: Mapping[str, object] = {}
         self.done: Mapping[str, object] = {}
@@ -218,7 +219,7 @@ class _Answer:
 
     def result(self) -> dict[str, object]:
         answer, retrieval, done, error, stream = self.answer, self.retrieval, self.done, self.error, self.stream
-        return _result(answer, retrieval, done, error, stream)
+        return _result(answer, retrieval, done, error, stream, self.narrowed)
 
 
 def _result(
@@ -227,6 +228,7 @@ def _result(
     done: Mapping[str, object],
     error: Mapping[str, object] | None,
     stream: bool,
+    narrowed: Sequence[str] = (),
 ) -> dict[str, object]:
     sources = [
         {key: source.get(key) for key in _SOURCE_KEYS}
@@ -253,7 +255,7 @@ def _result(
     if error is not None:
         result["error"] = {"code": error.get("code"), "message": error.get("message")}
     if stream:
-        footer = render_ask_footer(result)
+        footer = render_ask_footer(result, narrowed)
         if _abstained(retrieval):
             click.echo(footer.lstrip("\n"))  # no answer was streamed: nothing to set the footer apart from
         else:

@@ -35,15 +35,13 @@ def describe_filters(folder: str | None, tag: str | None, after: str | None, bef
     return parts + ([f"modified before {before}"] if before else [])
 
 
-def no_results(narrowed: Sequence[str]) -> str:
+def no_results(narrowed: Sequence[str], what: str = "No results among") -> str:
     """An empty result, naming the filters when there were any: a misspelt folder or tag otherwise looks like a
     vault that knows nothing of the question."""
     if not narrowed:
         return "No results."
     which, it = ("that filter", "it") if len(narrowed) == 1 else ("those filters", "them")
-    return (
-        f"No results among the notes {' and '.join(narrowed)}; check {which}, or leave {it} out to search every note."
-    )
+    return f"{what} the notes {' and '.join(narrowed)}; check {which}, or leave {it} out to search every note."
 
 
 def _leg(name: str, rank: object, score: object, unit: str) -> str:
@@ -109,7 +107,9 @@ def render_date_scope(scope: Mapping[str, object]) -> str:
     return f'dates: "{scope.get("phrase")}" → {span}, not applied: {scope.get("fallback_reason")}'
 
 
-def render_ask_footer(result: Mapping[str, object]) -> str:
+def render_ask_footer(result: Mapping[str, object], narrowed: Sequence[str] = ()) -> str:
+    """What follows a streamed answer: an error, a cut, the sources, the relevance decision, rerank, the metrics.
+    `narrowed`: the filters the question ran with (`describe_filters`)."""
     lines: list[str] = []
     error = result.get("error")
     if isinstance(error, Mapping):
@@ -124,7 +124,7 @@ def render_ask_footer(result: Mapping[str, object]) -> str:
         for source in sources:
             if isinstance(source, Mapping):
                 lines.append(f"  [{source.get('n')}] {_trail(source)} ({_place(source)})")
-    lines.extend(render_relevance(result))
+    lines.extend(render_relevance(result, narrowed))
     rerank = result.get("rerank")
     if isinstance(rerank, Mapping):
         lines.append(render_rerank(rerank))
@@ -148,17 +148,18 @@ def _score(value: object) -> str:
     return f"{value:.4f}" if isinstance(value, int | float) and not isinstance(value, bool) else "–"
 
 
-def render_relevance(result: Mapping[str, object]) -> list[str]:
+def render_relevance(result: Mapping[str, object], narrowed: Sequence[str] = ()) -> list[str]:
     """When the notes were kept back (or sent only because of --force): why, and the closest notes with scores.
 
     The stand-in answer ("Your notes don't seem to cover this…") is not streamed then (query_cmd): these lines
-    say it once, with the figures."""
+    say it once, with the figures. When filters left nothing at all, the reason names them."""
     relevance = result.get("relevance")
     if not isinstance(relevance, Mapping) or (relevance.get("answer") and not relevance.get("forced")):
         return []
-    lines = ["", str(relevance.get("reason", ""))]
     listed = result.get("closest")
     closest = [item for item in listed if isinstance(item, Mapping)] if isinstance(listed, list) else []
+    empty = bool(narrowed) and not closest and not relevance.get("answer")
+    lines = ["", no_results(narrowed, "Nothing matched among") if empty else str(relevance.get("reason", ""))]
     if closest:
         lines.append("Closest notes, not used:" if relevance.get("answer") else "No model was asked. Closest notes:")
         for note in closest:
